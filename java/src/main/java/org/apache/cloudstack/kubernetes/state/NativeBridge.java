@@ -1,0 +1,100 @@
+package org.apache.cloudstack.kubernetes.state;
+
+/**
+ * The native methods of libcks_state, one per core decision. This class is the JNI contract:
+ * every argument and result is a primitive, a primitive array or (cold paths only) a String.
+ *
+ * <p>Codes: states, events and operations use the codes of {@code spec/state-machine.tsv};
+ * profiles: 0 upstream, 1 alert-scaling; "none" is -1. An unknown code, a null array or arrays
+ * of different lengths throw {@link IllegalArgumentException} naming the argument; a Rust panic
+ * throws {@link CksStateNativeException} carrying the panic message.
+ *
+ * <p>Packed results (all fields unsigned bytes, "none" state/event = 0xFF):
+ * <ul>
+ *   <li>entry decision (int): bits 0-7 kind (0 transition, 1 proceed, 2 nothing to do,
+ *       3 refuse), 8-15 event, 16-23 target state;</li>
+ *   <li>state update (int): bits 0-7 kind, 8-15 expected state, 16-23 event, 24-31 target;</li>
+ *   <li>reconcile plan (long): bits 0-7 step count (0..2), then each step's
+ *       (expected, event, target) in 24 bits starting at bit 8 and bit 32.</li>
+ * </ul>
+ */
+final class NativeBridge {
+    /** Bumped whenever a signature or an encoding of this class changes. */
+    static final int ABI_VERSION = 1;
+
+    static final int NONE = -1;
+    static final int KIND_NAMES_STATES = 0;
+    static final int KIND_NAMES_EVENTS = 1;
+    static final int KIND_NAMES_OPERATIONS = 2;
+
+    private NativeBridge() {
+    }
+
+    static native int abiVersion();
+
+    /** The cheapest possible JNI round trip: the benchmark floor. Returns x + 1. */
+    static native int noop(int x);
+
+    /** Names by code for KIND_NAMES_*: array index = code. Cold. */
+    static native String[] names(int kind);
+
+    /** Transition rows of a profile as triples (from, event, to), in file order. Cold. */
+    static native int[] transitions(int profile);
+
+    /** States the status scanner recovers (orphan candidates). Cold. */
+    static native int[] orphanStates();
+
+    /** Next state code, or -1 when the profile has no transition. */
+    static native int nextState(int profile, int state, int event);
+
+    /** Packed entry decision for an operation starting from a state. */
+    static native int decideEntry(int profile, int operation, int state);
+
+    /** The refusal message naming the operation and the state. Cold. */
+    static native String refusalReason(int operation, int state);
+
+    /**
+     * Scaling: may a scale operation of this kind start from this state? Packed state update:
+     * kind 0 enter (expected, event, target), 1 settings only (Created), 3 refuse.
+     * scaleKind: 0 scale up, 1 scale down, 2 offering change only, 3 autoscale.
+     */
+    static native int scaleBegin(int profile, int scaleKind, int startedFrom);
+
+    /**
+     * Scaling: what one scaling step does. entered = state this operation moved the cluster to,
+     * or -1. Packed state update: kind 0 enter (expected, event, target), 1 settings only,
+     * 2 already entered, 4 fail: taken since (current state in the target field),
+     * 3 refuse (kind cannot start from startedFrom).
+     */
+    static native int scaleStep(int profile, int scaleKind, int startedFrom, int entered, int current);
+
+    /**
+     * Completion: movedTo = state the operation moved the cluster to, or -1 when it proceeded
+     * without a change. outcome: 0 succeeded, 1 failed, 2 create failed. Packed state update:
+     * kind 0 compare-and-set (expected, event, target), 5 leave it.
+     */
+    static native int complete(int profile, int movedTo, int outcome);
+
+    /**
+     * Orphan recovery. clusterIds/clusterStates/clusterVersions (versions may be null) are the
+     * candidates as read; jobClusterIds are the IN_PROGRESS cluster jobs, -1 = unknown cluster.
+     * Result: [kind (0 skip, 1 wait, 2 recover), n, then n × (clusterId, packed update, version)].
+     */
+    static native long[] planRecovery(long[] clusterIds, int[] clusterStates, long[] clusterVersions,
+            long[] jobClusterIds);
+
+    /** True when at least one of the states is an orphan candidate: else skip the job query. */
+    static native boolean needsJobLookup(int[] clusterStates);
+
+    /**
+     * Alert reconciliation for a cluster listed in a state with a VM summary
+     * (0 all stopped, 1 all running and healthy, 2 mixed, 3 incomplete). Packed reconcile plan.
+     */
+    static native long planReconcile(int profile, int listedState, int vmSummary);
+
+    /** Mirrors the Java logger's level into log::set_max_level: 0 off, 1 error .. 5 trace. */
+    static native void setLogLevel(int level);
+
+    /** Test hook: panics inside native code with this message (formatted with format!). */
+    static native void forcePanic(String message);
+}
