@@ -1,1 +1,27 @@
+//! cks-state: the lifecycle state machine of Apache CloudStack Kubernetes (CKS) clusters.
+//!
+//! The core ([`table`], [`transition`], [`entry`], [`scaling`], [`completion`], [`recovery`],
+//! [`reconcile`]) only decides: no I/O, no JNI types. The host (the management server's JVM)
+//! reads and writes the database and asks the core what to do; [`jni`] converts and dispatches.
 
+pub mod completion;
+pub mod entry;
+pub mod error;
+pub mod jni;
+pub mod reconcile;
+pub mod recovery;
+pub mod scaling;
+pub mod table;
+pub mod transition;
+
+pub use completion::{complete, Completion, Outcome};
+pub use entry::{decide_entry, EntryDecision, Refusal};
+pub use error::CoreError;
+pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
+pub use recovery::{needs_job_lookup, plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan};
+pub use scaling::{ScaleKind, ScaleOperation, ScalingStep};
+pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
+pub use transition::next_state;
+
+/// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
+pub const ABI_VERSION: i32 = 1;

@@ -53,6 +53,9 @@ final class NativeBridge {
     /** The refusal message naming the operation and the state. Cold. */
     static native String refusalReason(int operation, int state);
 
+    /** The refusal message of a scale of this kind from this state. Cold. */
+    static native String scaleRefusalReason(int scaleKind, int state);
+
     /**
      * Scaling: may a scale operation of this kind start from this state? Packed state update:
      * kind 0 enter (expected, event, target), 1 settings only (Created), 3 refuse.

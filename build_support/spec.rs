@@ -1,0 +1,209 @@
+//! Parser of `spec/state-machine.tsv`, shared by `build.rs` (which generates the Rust tables)
+//! and by the parser's own tests. Every error names the file's line.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const PROFILES: [&str; 2] = ["upstream", "alert-scaling"];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    pub code: u8,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationRow {
+    pub code: u8,
+    pub name: String,
+    pub first_event: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransitionRow {
+    pub from: u8,
+    pub event: u8,
+    pub to: u8,
+    /// Index into `PROFILES`.
+    pub profile: usize,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Spec {
+    pub states: Vec<Named>,
+    pub events: Vec<Named>,
+    pub operations: Vec<OperationRow>,
+    pub transitions: Vec<TransitionRow>,
+    /// (operation code, state code)
+    pub proceed: Vec<(u8, u8)>,
+    pub nothing: Vec<(u8, u8)>,
+    pub orphans: Vec<u8>,
+}
+
+fn lookup(names: &[Named], name: &str, what: &str, line: usize) -> Result<u8, String> {
+    names
+        .iter()
+        .find(|n| n.name == name)
+        .map(|n| n.code)
+        .ok_or_else(|| format!("line {line}: unknown {what} '{name}'"))
+}
+
+fn lookup_operation(ops: &[OperationRow], name: &str, line: usize) -> Result<u8, String> {
+    ops.iter()
+        .find(|o| o.name == name)
+        .map(|o| o.code)
+        .ok_or_else(|| format!("line {line}: unknown operation '{name}'"))
+}
+
+fn parse_code(text: &str, line: usize) -> Result<u8, String> {
+    text.parse::<u8>()
+        .ok()
+        .filter(|c| *c < 0xFF)
+        .ok_or_else(|| format!("line {line}: '{text}' is not a code from 0 to 254"))
+}
+
+fn expect_fields(fields: &[&str], count: usize, line: usize) -> Result<(), String> {
+    if fields.len() == count {
+        Ok(())
+    } else {
+        Err(format!(
+            "line {line}: '{}' rows have {} TAB-separated fields, found {}",
+            fields[0],
+            count,
+            fields.len()
+        ))
+    }
+}
+
+fn add_named(
+    list: &mut Vec<Named>,
+    what: &str,
+    fields: &[&str],
+    line: usize,
+) -> Result<(), String> {
+    expect_fields(fields, 3, line)?;
+    let code = parse_code(fields[1], line)?;
+    let name = fields[2].to_string();
+    if list.iter().any(|n| n.code == code) {
+        return Err(format!("line {line}: duplicate {what} code {code}"));
+    }
+    if list.iter().any(|n| n.name == name) {
+        return Err(format!("line {line}: duplicate {what} '{name}'"));
+    }
+    list.push(Named { code, name });
+    Ok(())
+}
+
+/// Codes must be 0..n-1 so that generated tables index by code.
+fn check_dense(codes: impl Iterator<Item = u8>, what: &str) -> Result<(), String> {
+    let set: BTreeSet<u8> = codes.collect();
+    match (0..set.len() as u16).find(|c| !set.contains(&(*c as u8))) {
+        Some(missing) => Err(format!(
+            "{what} codes must be 0..{}: {missing} is missing",
+            set.len() - 1
+        )),
+        None => Ok(()),
+    }
+}
+
+pub fn parse(text: &str) -> Result<Spec, String> {
+    let mut spec = Spec::default();
+    // (from, event) -> line, per profile, to find duplicates where the profiles merge.
+    let mut seen: BTreeMap<(u8, u8), (usize, usize)> = BTreeMap::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim_end_matches('\r');
+        if trimmed.trim().is_empty() || trimmed.trim_start().starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = trimmed.split('\t').collect();
+        if fields.iter().any(|f| f.trim().is_empty() || f.trim() != *f) {
+            return Err(format!(
+                "line {line}: empty field or stray spaces: '{trimmed}'"
+            ));
+        }
+        match fields[0] {
+            "state" => add_named(&mut spec.states, "state", &fields, line)?,
+            "event" => add_named(&mut spec.events, "event", &fields, line)?,
+            "operation" => {
+                expect_fields(&fields, 4, line)?;
+                let code = parse_code(fields[1], line)?;
+                if spec
+                    .operations
+                    .iter()
+                    .any(|o| o.code == code || o.name == fields[2])
+                {
+                    return Err(format!("line {line}: duplicate operation '{}'", fields[2]));
+                }
+                let first_event = lookup(&spec.events, fields[3], "event", line)?;
+                spec.operations.push(OperationRow {
+                    code,
+                    name: fields[2].to_string(),
+                    first_event,
+                });
+            }
+            "transition" => {
+                expect_fields(&fields, 5, line)?;
+                let from = lookup(&spec.states, fields[1], "state", line)?;
+                let event = lookup(&spec.events, fields[2], "event", line)?;
+                let to = lookup(&spec.states, fields[3], "state", line)?;
+                let profile = PROFILES
+                    .iter()
+                    .position(|p| *p == fields[4])
+                    .ok_or_else(|| format!("line {line}: unknown profile '{}'", fields[4]))?;
+                if let Some((first, _)) = seen.get(&(from, event)) {
+                    return Err(format!(
+                        "line {line}: duplicate transition {} + {} (first at line {first})",
+                        fields[1], fields[2]
+                    ));
+                }
+                seen.insert((from, event), (line, profile));
+                spec.transitions.push(TransitionRow {
+                    from,
+                    event,
+                    to,
+                    profile,
+                });
+            }
+            "proceed" | "nothing" => {
+                expect_fields(&fields, 3, line)?;
+                let op = lookup_operation(&spec.operations, fields[1], line)?;
+                let state = lookup(&spec.states, fields[2], "state", line)?;
+                let list = if fields[0] == "proceed" {
+                    &mut spec.proceed
+                } else {
+                    &mut spec.nothing
+                };
+                if list.contains(&(op, state)) {
+                    return Err(format!("line {line}: duplicate {} row", fields[0]));
+                }
+                list.push((op, state));
+            }
+            "orphan" => {
+                expect_fields(&fields, 2, line)?;
+                let state = lookup(&spec.states, fields[1], "state", line)?;
+                if spec.orphans.contains(&state) {
+                    return Err(format!(
+                        "line {line}: duplicate orphan state '{}'",
+                        fields[1]
+                    ));
+                }
+                spec.orphans.push(state);
+            }
+            other => return Err(format!("line {line}: unknown row kind '{other}'")),
+        }
+    }
+    check_dense(spec.states.iter().map(|s| s.code), "state")?;
+    check_dense(spec.events.iter().map(|s| s.code), "event")?;
+    check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
+    for (op, state) in &spec.proceed {
+        if spec.nothing.contains(&(*op, *state)) {
+            return Err(format!(
+                "operation {op} in state {state} is both 'proceed' and 'nothing'"
+            ));
+        }
+    }
+    if spec.states.is_empty() || spec.events.is_empty() || spec.operations.is_empty() {
+        return Err("the table needs states, events and operations".to_string());
+    }
+    Ok(spec)
+}

@@ -1,0 +1,164 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Properties;
+
+/** Finds and loads the native library file: explicit path, java.library.path, jar resource. */
+final class LibraryLocator {
+    private static final String POM_PROPERTIES =
+            "/META-INF/maven/org.apache.cloudstack.kubernetes/cks-state/pom.properties";
+
+    private LibraryLocator() {
+    }
+
+    /** Loads the library and returns where it came from; throws with every attempt's reason. */
+    static String loadFirstAvailable() {
+        String explicit = System.getProperty(NativeLibrary.PATH_PROPERTY);
+        if (explicit != null && !explicit.isBlank()) {
+            return loadExplicit(explicit.trim());
+        }
+        UnsatisfiedLinkError fromLibraryPath;
+        try {
+            System.loadLibrary(NativeLibrary.LIBRARY_NAME);
+            return "java.library.path";
+        } catch (UnsatisfiedLinkError e) {
+            fromLibraryPath = e;
+        }
+        String resource = resourcePath();
+        try {
+            Path extracted = extract(resource);
+            if (extracted == null) {
+                IllegalStateException e = new IllegalStateException("no " + System.mapLibraryName(NativeLibrary.LIBRARY_NAME)
+                        + " in java.library.path (" + fromLibraryPath.getMessage() + ") and no classpath resource "
+                        + resource + "; set -D" + NativeLibrary.PATH_PROPERTY + "=/path/to/"
+                        + System.mapLibraryName(NativeLibrary.LIBRARY_NAME));
+                e.addSuppressed(fromLibraryPath);
+                throw e;
+            }
+            System.load(extracted.toString());
+            return extracted.toString();
+        } catch (IOException e) {
+            IllegalStateException ise = new IllegalStateException("cannot extract " + resource + ": " + e.getMessage(), e);
+            ise.addSuppressed(fromLibraryPath);
+            throw ise;
+        }
+    }
+
+    private static String loadExplicit(String file) {
+        Path path = Paths.get(file).toAbsolutePath();
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalStateException("-D" + NativeLibrary.PATH_PROPERTY + " names " + path
+                    + ", which is not an existing file");
+        }
+        System.load(path.toString());
+        return path.toString();
+    }
+
+    /** {@code /native/<os>-<arch>/<mapped library name>}, e.g. /native/linux-x86_64/libcks_state.so. */
+    static String resourcePath() {
+        return "/native/" + platform() + "/" + System.mapLibraryName(NativeLibrary.LIBRARY_NAME);
+    }
+
+    static String platform() {
+        return os(System.getProperty("os.name", "")) + "-" + arch(System.getProperty("os.arch", ""));
+    }
+
+    static String os(String osName) {
+        String n = osName.toLowerCase(Locale.ROOT);
+        if (n.startsWith("linux")) {
+            return "linux";
+        }
+        if (n.startsWith("mac") || n.startsWith("darwin")) {
+            return "macos";
+        }
+        if (n.startsWith("windows")) {
+            return "windows";
+        }
+        return n.replaceAll("[^a-z0-9]", "");
+    }
+
+    static String arch(String osArch) {
+        String a = osArch.toLowerCase(Locale.ROOT);
+        switch (a) {
+            case "amd64":
+            case "x86_64":
+            case "x64":
+                return "x86_64";
+            case "aarch64":
+            case "arm64":
+                return "aarch64";
+            default:
+                return a.replaceAll("[^a-z0-9_]", "");
+        }
+    }
+
+    /**
+     * Copies the resource to {@code ${java.io.tmpdir}/cks-state-<version>-<sha256 prefix>/}, written
+     * to a temp name then moved atomically, so concurrent JVMs never load a half-written file.
+     * An existing file is reused only if its content hash matches. Returns null without a resource.
+     */
+    static Path extract(String resource) throws IOException {
+        byte[] bytes;
+        try (InputStream in = LibraryLocator.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return null;
+            }
+            bytes = in.readAllBytes();
+        }
+        String hash = sha256(bytes);
+        Path dir = Paths.get(System.getProperty("java.io.tmpdir"),
+                "cks-state-" + version() + "-" + hash.substring(0, 16));
+        Files.createDirectories(dir);
+        Path target = dir.resolve(System.mapLibraryName(NativeLibrary.LIBRARY_NAME));
+        if (Files.isRegularFile(target) && hash.equals(sha256(Files.readAllBytes(target)))) {
+            return target;
+        }
+        Path tmp = Files.createTempFile(dir, "lib", ".part");
+        try {
+            Files.write(tmp, bytes);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return target;
+    }
+
+    /** The jar's Maven version, or "dev" when running from classes (tests). */
+    static String version() {
+        try (InputStream in = LibraryLocator.class.getResourceAsStream(POM_PROPERTIES)) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                String v = p.getProperty("version");
+                if (v != null && v.matches("[A-Za-z0-9._-]+")) {
+                    return v;
+                }
+            }
+        } catch (IOException e) {
+            // fall through: the version only names the temp folder
+        }
+        return "dev";
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

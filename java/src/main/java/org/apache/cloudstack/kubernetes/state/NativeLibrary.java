@@ -1,0 +1,116 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Loads libcks_state once per JVM (class loader) and checks it matches this Java side.
+ *
+ * <p>Order: the file named by system property {@value #PATH_PROPERTY}; else
+ * {@code System.loadLibrary("cks_state")} through {@code java.library.path}; else the jar resource
+ * {@code /native/<os>-<arch>/<library file>} extracted to a versioned temp file. Then the native ABI
+ * version and the operation names are checked. A failure is remembered: every later use throws a
+ * {@link CksStateNativeException} with the original cause, never a bare {@code NoClassDefFoundError}.
+ */
+public final class NativeLibrary {
+    /** System property: explicit path of the library file; when set, nothing else is tried. */
+    public static final String PATH_PROPERTY = "cks.state.library.path";
+    static final String LIBRARY_NAME = "cks_state";
+
+    private static final Object LOCK = new Object();
+    private static volatile boolean loaded;
+    private static volatile Throwable failure;
+    private static volatile String source;
+    private static String[] stateNames;
+    private static String[] eventNames;
+
+    private NativeLibrary() {
+    }
+
+    /** Loads and checks the library; harmless when already loaded. Thread-safe. */
+    public static void load() {
+        if (loaded) {
+            return;
+        }
+        synchronized (LOCK) {
+            if (!loaded && failure == null) {
+                try {
+                    source = loadOnce();
+                    loaded = true;
+                } catch (Throwable t) { // remembered: also UnsatisfiedLinkError and friends
+                    failure = t;
+                }
+            }
+        }
+        if (!loaded) {
+            Throwable cause = failure;
+            throw new CksStateNativeException("cks-state native library is not available: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** The loaded library's ABI version (equals the Java side's once {@link #load()} succeeded). */
+    public static int abiVersion() {
+        load();
+        return NativeBridge.abiVersion();
+    }
+
+    /** The ABI version this Java side expects. */
+    public static int expectedAbiVersion() {
+        return NativeBridge.ABI_VERSION;
+    }
+
+    /** Where the library came from (a path, or "java.library.path"); null before a successful load. */
+    public static String source() {
+        return source;
+    }
+
+    /** State names by code (cold; loaded). */
+    static String[] stateNames() {
+        load();
+        return stateNames;
+    }
+
+    /** Event names by code (cold; loaded). */
+    static String[] eventNames() {
+        load();
+        return eventNames;
+    }
+
+    private static String loadOnce() {
+        String where = LibraryLocator.loadFirstAvailable();
+        int abi = NativeBridge.abiVersion();
+        if (abi != NativeBridge.ABI_VERSION) {
+            throw new IllegalStateException("native library " + where + " has ABI version " + abi
+                    + " but this Java side (cks-state " + LibraryLocator.version() + ") needs ABI version "
+                    + NativeBridge.ABI_VERSION);
+        }
+        checkOperations(NativeBridge.names(NativeBridge.KIND_NAMES_OPERATIONS), where);
+        stateNames = NativeBridge.names(NativeBridge.KIND_NAMES_STATES);
+        eventNames = NativeBridge.names(NativeBridge.KIND_NAMES_EVENTS);
+        NativeLog.applyLevel();
+        return where;
+    }
+
+    /** The Operation enum's order is the native operation code: names must match one to one. */
+    private static void checkOperations(String[] names, String where) {
+        Operation[] ops = Operation.values();
+        List<String> expected = new ArrayList<>();
+        for (Operation op : ops) {
+            expected.add(op.specName());
+        }
+        boolean same = names != null && names.length == ops.length;
+        for (int i = 0; same && i < ops.length; i++) {
+            same = normalize(names[i]).equals(normalize(ops[i].specName()));
+        }
+        if (!same) {
+            throw new IllegalStateException("native library " + where + " names the operations "
+                    + (names == null ? "null" : Arrays.toString(names)) + " but the Java side expects " + expected);
+        }
+    }
+
+    /** "AddNodes", "ADD_NODES" and "add-nodes" are the same operation. */
+    private static String normalize(String name) {
+        return name == null ? "" : name.replace("_", "").replace("-", "").toLowerCase(java.util.Locale.ROOT);
+    }
+}

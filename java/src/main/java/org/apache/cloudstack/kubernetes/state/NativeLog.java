@@ -1,0 +1,84 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Forwards the native library's Rust {@code log} records to Log4j 2, logger {@value #LOGGER_NAME}.
+ * The native side calls {@link #log(int, String, String)} by name and signature
+ * {@code (ILjava/lang/String;Ljava/lang/String;)V}: keep both.
+ */
+public final class NativeLog {
+    /** The Log4j 2 logger that receives the native records and whose level is mirrored. */
+    public static final String LOGGER_NAME = "org.apache.cloudstack.kubernetes.state.native";
+
+    private static final Logger LOG = LogManager.getLogger(LOGGER_NAME);
+
+    private NativeLog() {
+    }
+
+    /**
+     * Called from native code: level 1 error, 2 warn, 3 info, 4 debug, 5 trace. Never throws (an
+     * exception here would be pending in the native caller).
+     */
+    static void log(int level, String target, String message) {
+        try {
+            LOG.log(toLog4j(level), "[{}] {}", target, message);
+        } catch (Throwable t) { // never let anything escape into the native caller
+            // nothing sensible to do: logging itself failed
+        }
+    }
+
+    /**
+     * Mirrors the logger's current level into the native library, so records it would drop never
+     * cross JNI. Done at load; call again after changing the logger's level at run time.
+     */
+    public static void syncLevel() {
+        NativeLibrary.load();
+        applyLevel();
+    }
+
+    /** The mirroring itself; the loader calls it once the library is in. */
+    static void applyLevel() {
+        NativeBridge.setLogLevel(nativeLevel(LOG.getLevel()));
+    }
+
+    /** Log4j level -> native level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */
+    static int nativeLevel(Level level) {
+        if (level == null || level.intLevel() <= Level.OFF.intLevel()) {
+            return 0;
+        }
+        if (level.intLevel() <= Level.ERROR.intLevel()) {
+            return 1; // FATAL and ERROR
+        }
+        if (level.intLevel() <= Level.WARN.intLevel()) {
+            return 2;
+        }
+        if (level.intLevel() <= Level.INFO.intLevel()) {
+            return 3;
+        }
+        if (level.intLevel() <= Level.DEBUG.intLevel()) {
+            return 4;
+        }
+        return 5;
+    }
+
+    /** Native level -> Log4j level; unknown levels log at INFO rather than being lost. */
+    static Level toLog4j(int level) {
+        switch (level) {
+            case 1:
+                return Level.ERROR;
+            case 2:
+                return Level.WARN;
+            case 3:
+                return Level.INFO;
+            case 4:
+                return Level.DEBUG;
+            case 5:
+                return Level.TRACE;
+            default:
+                return Level.INFO;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.apache.cloudstack.kubernetes.state;
+
+/** Which transition table a {@link ClusterStateMachine} uses. Ordinal = native profile code. */
+public enum Profile {
+    /** The upstream table (apache/cloudstack PR #14609). */
+    UPSTREAM("upstream"),
+    /** Upstream plus Alert -> Scaling (apache/cloudstack PR #14604). */
+    ALERT_SCALING("alert-scaling");
+
+    private final String label;
+
+    Profile(String label) {
+        this.label = label;
+    }
+
+    /** The profile's name in {@code spec/state-machine.tsv} and on the command line. */
+    public String label() {
+        return label;
+    }
+
+    /** The profile named {@code label} (as in the table file), IAE if there is none. */
+    public static Profile fromLabel(String label) {
+        for (Profile p : values()) {
+            if (p.label.equals(label)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown profile '" + label + "' (expected upstream or alert-scaling)");
+    }
+}

@@ -1,0 +1,18 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.List;
+
+/**
+ * Alert reconciliation or fault detection: apply the steps in order, each by compare-and-set,
+ * and stop at the first that misses. No steps = leave the cluster alone.
+ */
+public record ReconcilePlan<S, E>(List<StateUpdate<S, E>> steps) {
+    public ReconcilePlan {
+        steps = List.copyOf(steps);
+    }
+
+    /** True when there is nothing to do. */
+    public boolean isEmpty() {
+        return steps.isEmpty();
+    }
+}

@@ -1,0 +1,20 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.Objects;
+
+/**
+ * One compare-and-set: move a cluster from {@code expected} to {@code target} by {@code event}.
+ * The host applies it with {@code UPDATE ... WHERE id = ? AND state = expected}.
+ */
+public record StateUpdate<S, E>(S expected, E event, S target) {
+    public StateUpdate {
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(target, "target");
+    }
+
+    @Override
+    public String toString() {
+        return expected + " -" + event + "-> " + target;
+    }
+}

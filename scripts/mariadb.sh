@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# A throwaway MariaDB server for the JDBC tests: 127.0.0.1 only, its own port, socket and data
+# directory (the repo's .mariadb/, gitignored), database `cloud`, user cks/cks.
+#
+#   scripts/mariadb.sh install   install mariadb-server/-client from Debian's packages if missing
+#   scripts/mariadb.sh start     install if needed, initialise the data dir, start, wait, create db/user
+#                                (idempotent: a running server is reused)
+#   scripts/mariadb.sh url       print the JDBC URL (with credentials) of that server
+#   scripts/mariadb.sh stop      shut the server down and remove its data directory
+#   scripts/mariadb.sh status    exit 0 when the server answers
+#
+# Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb).
+# Works as root (CI=true, no stdin): the server then runs with --user=root.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PORT="${CKS_MARIADB_PORT:-3407}"
+BASE="${CKS_MARIADB_DIR:-$ROOT/.mariadb}"
+DATA="$BASE/data"
+SOCK="/tmp/cks-mariadb-$PORT.sock"
+PIDF="$BASE/mariadbd.pid"
+LOG="$BASE/mariadbd.log"
+DB=cloud
+DB_USER=cks
+DB_PASS=cks
+export PATH="$PATH:/usr/sbin:/usr/local/sbin:/sbin"
+
+log() { echo "mariadb.sh: $*" >&2; }
+
+find_server() { command -v mariadbd || command -v mysqld || true; }
+find_client() { command -v mariadb || command -v mysql || true; }
+find_admin() { command -v mariadb-admin || command -v mysqladmin || true; }
+find_installdb() { command -v mariadb-install-db || command -v mysql_install_db || true; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi
+}
+
+do_install() {
+    if [ -n "$(find_server)" ] && [ -n "$(find_client)" ] && [ -n "$(find_installdb)" ]; then
+        return 0
+    fi
+    log "installing mariadb-server and mariadb-client from Debian's packages"
+    export DEBIAN_FRONTEND=noninteractive
+    as_root apt-get update -q </dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+        mariadb-server mariadb-client </dev/null
+    if [ -z "$(find_server)" ]; then
+        log "mariadbd still missing after apt-get install"
+        exit 1
+    fi
+}
+
+client() {
+    "$(find_client)" --no-defaults --protocol=socket --socket="$SOCK" -uroot "$@" </dev/null
+}
+
+answers() {
+    local admin
+    admin="$(find_admin)"
+    [ -S "$SOCK" ] && [ -n "$admin" ] && "$admin" --no-defaults --protocol=socket --socket="$SOCK" \
+        -uroot --connect-timeout=2 ping >/dev/null 2>&1
+}
+
+server_pid() {
+    [ -f "$PIDF" ] && cat "$PIDF" 2>/dev/null || true
+}
+
+do_start() {
+    do_install
+    if answers; then
+        log "server on port $PORT already answers"
+    else
+        local server installdb me pid i
+        server="$(find_server)"
+        installdb="$(find_installdb)"
+        me="$(id -un)"
+        mkdir -p "$BASE"
+        if [ ! -d "$DATA/mysql" ]; then
+            rm -rf "$DATA"
+            mkdir -p "$DATA"
+            log "initialising $DATA"
+            "$installdb" --no-defaults --user="$me" --datadir="$DATA" --auth-root-authentication-method=socket \
+                --skip-test-db >"$BASE/install-db.log" 2>&1 </dev/null || {
+                cat "$BASE/install-db.log" >&2
+                exit 1
+            }
+        fi
+        rm -f "$SOCK"
+        log "starting mariadbd on 127.0.0.1:$PORT"
+        # setsid + nohup: the server outlives this script and ignores the caller's terminal.
+        setsid nohup "$server" --no-defaults --user="$me" --datadir="$DATA" \
+            --bind-address=127.0.0.1 --port="$PORT" --socket="$SOCK" --pid-file="$PIDF" \
+            --log-error="$LOG" --skip-log-bin --skip-name-resolve \
+            --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
+            --max-connections=300 --innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
+            --innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --innodb-doublewrite=0 \
+            --innodb-lock-wait-timeout=20 --transaction-isolation=REPEATABLE-READ \
+            >/dev/null 2>&1 </dev/null &
+        for i in $(seq 1 120); do
+            if answers; then break; fi
+            pid="$(server_pid)"
+            if [ "$i" -gt 5 ] && [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+                break
+            fi
+            sleep 0.5
+        done
+        if ! answers; then
+            log "server did not answer; its log:"
+            tail -n 40 "$LOG" >&2 || true
+            exit 1
+        fi
+    fi
+    client -e "CREATE DATABASE IF NOT EXISTS \`$DB\` CHARACTER SET utf8mb4;
+        CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
+        CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';
+        GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$DB_USER'@'127.0.0.1';
+        GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$DB_USER'@'localhost';
+        FLUSH PRIVILEGES;"
+    log "ready: $(do_url)"
+}
+
+do_url() {
+    echo "jdbc:mariadb://127.0.0.1:$PORT/$DB?user=$DB_USER&password=$DB_PASS"
+}
+
+do_stop() {
+    local admin pid i
+    admin="$(find_admin)"
+    pid="$(server_pid)"
+    if answers; then
+        "$admin" --no-defaults --protocol=socket --socket="$SOCK" -uroot shutdown >/dev/null 2>&1 || true
+    fi
+    if [ -n "$pid" ]; then
+        for i in $(seq 1 60); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            log "server $pid did not stop; sending TERM"
+            kill "$pid" 2>/dev/null || true
+            sleep 2
+        fi
+    fi
+    rm -rf "$DATA"
+    rm -f "$PIDF" "$LOG" "$BASE/install-db.log" "$SOCK"
+    rmdir "$BASE" 2>/dev/null || true
+    log "stopped"
+}
+
+case "${1:-}" in
+    install) do_install ;;
+    start) do_start ;;
+    url) do_url ;;
+    stop) do_stop ;;
+    status) answers ;;
+    *)
+        echo "usage: $0 install|start|url|stop|status" >&2
+        exit 2
+        ;;
+esac

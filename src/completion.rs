@@ -1,0 +1,50 @@
+//! Completing and failing an operation: only from the state the operation moved the cluster to.
+
+use crate::table::{Event, Profile, State, StateUpdate};
+use crate::transition::update_for;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Succeeded,
+    Failed,
+    /// A create that failed while Starting: Starting -> Error.
+    CreateFailed,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 3] = [Outcome::Succeeded, Outcome::Failed, Outcome::CreateFailed];
+
+    pub const fn event(self) -> Event {
+        match self {
+            Outcome::Succeeded => Event::OperationSucceeded,
+            Outcome::Failed => Event::OperationFailed,
+            Outcome::CreateFailed => Event::CreateFailed,
+        }
+    }
+
+    pub const fn from_code(code: i32) -> Option<Outcome> {
+        match code {
+            0 => Some(Outcome::Succeeded),
+            1 => Some(Outcome::Failed),
+            2 => Some(Outcome::CreateFailed),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completion {
+    /// Compare-and-set from the state the operation moved the cluster to; a miss means the
+    /// cluster has moved on and must be left alone.
+    CompareAndSet(StateUpdate),
+    /// The operation never moved the cluster, or its state has no such exit: leave it.
+    LeaveIt,
+}
+
+/// How an operation that moved the cluster to `moved_to` (None: it proceeded without a state
+/// change) ends with `outcome` (`failOperationIfStillIn` and its success twin).
+pub fn complete(profile: Profile, moved_to: Option<State>, outcome: Outcome) -> Completion {
+    moved_to
+        .and_then(|state| update_for(profile, state, outcome.event()))
+        .map_or(Completion::LeaveIt, Completion::CompareAndSet)
+}

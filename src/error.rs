@@ -1,0 +1,26 @@
+//! Errors of the core: bad input from the host, never a bug hidden as a default.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CoreError {
+    #[error("{argument}: unknown {kind} code {code}")]
+    UnknownCode {
+        argument: &'static str,
+        kind: &'static str,
+        code: i64,
+    },
+    #[error("{argument}: length {actual} does not match {expected_from} length {expected}")]
+    LengthMismatch {
+        argument: &'static str,
+        actual: usize,
+        expected_from: &'static str,
+        expected: usize,
+    },
+    #[error("{argument}[{index}]: {message}")]
+    BadElement {
+        argument: &'static str,
+        index: usize,
+        message: String,
+    },
+}

@@ -1,0 +1,391 @@
+//! One thin function per native method of `NativeBridge.java`.
+
+use jni::objects::{JClass, JIntArray, JLongArray, JObject, JString};
+use jni::sys::{
+    jboolean, jint, jintArray, jlong, jlongArray, jobjectArray, jstring, JNI_FALSE, JNI_TRUE,
+};
+use jni::JNIEnv;
+
+use super::arrays::{new_ints, new_longs, read_ints, read_longs, read_optional_longs, same_length};
+use super::codec;
+use super::errors::{run, BridgeError, BridgeResult};
+use super::logging;
+use crate::recovery::{ClusterRow, JobRef, RecoveryPlan};
+use crate::scaling::ScaleOperation;
+use crate::table::{Event, Operation, State, TRANSITION_ROWS};
+use crate::{
+    complete, decide_entry, needs_job_lookup, next_state, plan_reconcile, plan_recovery, Profile,
+};
+
+const NAMES_STATES: jint = 0;
+const NAMES_EVENTS: jint = 1;
+const NAMES_OPERATIONS: jint = 2;
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_abiVersion(
+    mut env: JNIEnv,
+    _class: JClass,
+) -> jint {
+    run(&mut env, 0, |_| Ok(crate::ABI_VERSION))
+}
+
+/// The benchmark floor: no catch_unwind, no conversion.
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_noop(
+    _env: JNIEnv,
+    _class: JClass,
+    x: jint,
+) -> jint {
+    x.wrapping_add(1)
+}
+
+fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
+    match kind {
+        NAMES_STATES => Ok(State::ALL.iter().map(|s| s.name()).collect()),
+        NAMES_EVENTS => Ok(Event::ALL.iter().map(|e| e.name()).collect()),
+        NAMES_OPERATIONS => Ok(Operation::ALL.iter().map(|o| o.name()).collect()),
+        other => Err(BridgeError::Input(format!(
+            "kind: unknown names kind {other}"
+        ))),
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_names(
+    mut env: JNIEnv,
+    _class: JClass,
+    kind: jint,
+) -> jobjectArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let names = names_of(kind)?;
+        let array =
+            env.new_object_array(names.len() as jint, "java/lang/String", JObject::null())?;
+        for (i, name) in names.iter().enumerate() {
+            let value = env.new_string(name)?;
+            env.set_object_array_element(&array, i as jint, &value)?;
+            // Keep the local reference table small: -Xcheck:jni warns past its capacity.
+            env.delete_local_ref(value)?;
+        }
+        Ok(array.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_transitions(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+) -> jintArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let profile = codec::profile("profile", profile)?;
+        let triples: Vec<jint> = TRANSITION_ROWS
+            .iter()
+            .filter(|row| profile.includes_row(row.3))
+            .flat_map(|(from, event, to, _)| [from.code(), event.code(), to.code()].map(jint::from))
+            .collect();
+        Ok(new_ints(env, &triples)?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_orphanStates(
+    mut env: JNIEnv,
+    _class: JClass,
+) -> jintArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let codes: Vec<jint> = State::ALL
+            .iter()
+            .filter(|s| s.is_orphan_candidate())
+            .map(|s| jint::from(s.code()))
+            .collect();
+        Ok(new_ints(env, &codes)?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_nextState(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    state: jint,
+    event: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let next = next_state(
+            codec::profile("profile", profile)?,
+            codec::state("state", state)?,
+            codec::event("event", event)?,
+        );
+        Ok(next.map_or(codec::NONE, |s| jint::from(s.code())))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_decideEntry(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    operation: jint,
+    state: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let decision = decide_entry(
+            codec::profile("profile", profile)?,
+            codec::operation("operation", operation)?,
+            codec::state("state", state)?,
+        );
+        Ok(codec::pack_entry(decision))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_refusalReason(
+    mut env: JNIEnv,
+    _class: JClass,
+    operation: jint,
+    state: jint,
+) -> jstring {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let refusal = crate::Refusal {
+            operation: codec::operation("operation", operation)?,
+            state: codec::state("state", state)?,
+        };
+        Ok(env.new_string(refusal.to_string())?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleRefusalReason(
+    mut env: JNIEnv,
+    _class: JClass,
+    scale_kind: jint,
+    state: jint,
+) -> jstring {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let refusal = crate::scaling::ScaleRefusal {
+            kind: codec::scale_kind("scaleKind", scale_kind)?,
+            state: codec::state("state", state)?,
+        };
+        Ok(env.new_string(refusal.to_string())?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleBegin(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    scale_kind: jint,
+    started_from: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let operation = ScaleOperation::new(
+            codec::profile("profile", profile)?,
+            codec::scale_kind("scaleKind", scale_kind)?,
+            codec::state("startedFrom", started_from)?,
+        );
+        let accepted = match operation.next_step(operation.started_from()) {
+            crate::ScalingStep::Enter(update) => Ok(Some(update)),
+            crate::ScalingStep::ChangeSettingsOnly => Ok(None),
+            _ => Err(()),
+        };
+        Ok(codec::pack_scale_begin(accepted))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleStep(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    scale_kind: jint,
+    started_from: jint,
+    entered: jint,
+    current: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let operation = ScaleOperation::resumed(
+            codec::profile("profile", profile)?,
+            codec::scale_kind("scaleKind", scale_kind)?,
+            codec::state("startedFrom", started_from)?,
+            codec::optional_state("entered", entered)?,
+        );
+        Ok(codec::pack_scaling_step(
+            operation.next_step(codec::state("current", current)?),
+        ))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_complete(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    moved_to: jint,
+    outcome: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let completion = complete(
+            codec::profile("profile", profile)?,
+            codec::optional_state("movedTo", moved_to)?,
+            codec::outcome("outcome", outcome)?,
+        );
+        Ok(codec::pack_completion(completion))
+    })
+}
+
+fn cluster_rows(
+    ids: &[jlong],
+    states: &[jint],
+    versions: Option<&[jlong]>,
+) -> BridgeResult<Vec<ClusterRow>> {
+    same_length("clusterStates", states.len(), "clusterIds", ids.len())?;
+    if let Some(v) = versions {
+        same_length("clusterVersions", v.len(), "clusterIds", ids.len())?;
+    }
+    ids.iter()
+        .zip(states)
+        .enumerate()
+        .map(|(i, (&id, &state))| {
+            let id = u64::try_from(id)
+                .map_err(|_| bad_element("clusterIds", i, format!("negative cluster id {id}")))?;
+            let state = State::from_code(state).ok_or_else(|| {
+                bad_element("clusterStates", i, format!("unknown state code {state}"))
+            })?;
+            let version = versions.map(|v| v[i]).filter(|v| *v >= 0).map(|v| v as u64);
+            Ok(ClusterRow { id, state, version })
+        })
+        .collect()
+}
+
+fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeError {
+    crate::CoreError::BadElement {
+        argument,
+        index,
+        message,
+    }
+    .into()
+}
+
+fn job_refs(ids: &[jlong]) -> BridgeResult<Vec<JobRef>> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, &id)| match id {
+            -1 => Ok(JobRef::Unknown),
+            id if id >= 0 => Ok(JobRef::Cluster(id as u64)),
+            id => Err(bad_element(
+                "jobClusterIds",
+                i,
+                format!("{id} is neither a cluster id nor -1 (unknown)"),
+            )),
+        })
+        .collect()
+}
+
+fn encode_plan(plan: &RecoveryPlan) -> Vec<jlong> {
+    match plan {
+        RecoveryPlan::Skip => vec![0, 0],
+        RecoveryPlan::Wait => vec![1, 0],
+        RecoveryPlan::Recover(recoveries) => {
+            let mut out = Vec::with_capacity(2 + 3 * recoveries.len());
+            out.extend([2, recoveries.len() as jlong]);
+            for r in recoveries {
+                out.extend([
+                    r.cluster_id as jlong,
+                    codec::pack_recovery_update(r.update),
+                    r.expected_version.map_or(-1, |v| v as jlong),
+                ]);
+            }
+            out
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planRecovery(
+    mut env: JNIEnv,
+    _class: JClass,
+    cluster_ids: JLongArray,
+    cluster_states: JIntArray,
+    cluster_versions: JLongArray,
+    job_cluster_ids: JLongArray,
+) -> jlongArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let ids = read_longs(env, "clusterIds", &cluster_ids)?;
+        let states = read_ints(env, "clusterStates", &cluster_states)?;
+        let versions = read_optional_longs(env, "clusterVersions", &cluster_versions)?;
+        let jobs = read_longs(env, "jobClusterIds", &job_cluster_ids)?;
+        let rows = cluster_rows(&ids, &states, versions.as_deref())?;
+        let plan = plan_recovery(Profile::Upstream, &rows, job_refs(&jobs)?);
+        Ok(new_longs(env, &encode_plan(&plan))?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_needsJobLookup(
+    mut env: JNIEnv,
+    _class: JClass,
+    cluster_states: JIntArray,
+) -> jboolean {
+    run(&mut env, JNI_FALSE, |env| {
+        let codes = read_ints(env, "clusterStates", &cluster_states)?;
+        let states = codes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                State::from_code(c).ok_or_else(|| {
+                    bad_element("clusterStates", i, format!("unknown state code {c}"))
+                })
+            })
+            .collect::<BridgeResult<Vec<State>>>()?;
+        Ok(if needs_job_lookup(states) {
+            JNI_TRUE
+        } else {
+            JNI_FALSE
+        })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planReconcile(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    listed_state: jint,
+    vm_summary: jint,
+) -> jlong {
+    run(&mut env, 0, |_| {
+        let plan = plan_reconcile(
+            codec::profile("profile", profile)?,
+            codec::state("listedState", listed_state)?,
+            codec::vm_summary("vmSummary", vm_summary)?,
+        );
+        Ok(codec::pack_reconcile(&plan))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_setLogLevel(
+    mut env: JNIEnv,
+    class: JClass,
+    level: jint,
+) {
+    run(&mut env, (), |env| logging::install(env, &class, level))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_forcePanic(
+    mut env: JNIEnv,
+    _class: JClass,
+    message: JString,
+) {
+    run(&mut env, (), |env| {
+        let text: String = if message.is_null() {
+            return Err(BridgeError::Input("message must not be null".to_string()));
+        } else {
+            env.get_string(&message)?.into()
+        };
+        let code = 42;
+        panic!("{text} (forced, code {code})");
+    })
+}

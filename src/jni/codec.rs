@@ -1,0 +1,137 @@
+//! Codes in, packed primitives out: the encodings documented in `NativeBridge.java`.
+
+use crate::completion::{Completion, Outcome};
+use crate::entry::EntryDecision;
+use crate::error::CoreError;
+use crate::reconcile::{ReconcilePlan, VmSummary};
+use crate::scaling::{ScaleKind, ScalingStep};
+use crate::table::{Event, Operation, Profile, State, StateUpdate};
+
+pub(crate) const NONE: i32 = -1;
+const NO_CODE: u32 = 0xFF;
+
+fn unknown(argument: &'static str, kind: &'static str, code: i32) -> CoreError {
+    CoreError::UnknownCode {
+        argument,
+        kind,
+        code: i64::from(code),
+    }
+}
+
+pub(crate) fn profile(argument: &'static str, code: i32) -> Result<Profile, CoreError> {
+    Profile::from_code(code).ok_or_else(|| unknown(argument, "profile", code))
+}
+
+pub(crate) fn state(argument: &'static str, code: i32) -> Result<State, CoreError> {
+    State::from_code(code).ok_or_else(|| unknown(argument, "state", code))
+}
+
+/// A state or -1 for none.
+pub(crate) fn optional_state(
+    argument: &'static str,
+    code: i32,
+) -> Result<Option<State>, CoreError> {
+    if code == NONE {
+        Ok(None)
+    } else {
+        state(argument, code).map(Some)
+    }
+}
+
+pub(crate) fn event(argument: &'static str, code: i32) -> Result<Event, CoreError> {
+    Event::from_code(code).ok_or_else(|| unknown(argument, "event", code))
+}
+
+pub(crate) fn operation(argument: &'static str, code: i32) -> Result<Operation, CoreError> {
+    Operation::from_code(code).ok_or_else(|| unknown(argument, "operation", code))
+}
+
+pub(crate) fn scale_kind(argument: &'static str, code: i32) -> Result<ScaleKind, CoreError> {
+    ScaleKind::from_code(code).ok_or_else(|| unknown(argument, "scale kind", code))
+}
+
+pub(crate) fn outcome(argument: &'static str, code: i32) -> Result<Outcome, CoreError> {
+    Outcome::from_code(code).ok_or_else(|| unknown(argument, "outcome", code))
+}
+
+pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary, CoreError> {
+    VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
+}
+
+// Kinds of a packed state update.
+const UPDATE_ENTER: u32 = 0;
+const UPDATE_SETTINGS_ONLY: u32 = 1;
+const UPDATE_ALREADY_ENTERED: u32 = 2;
+const UPDATE_REFUSE: u32 = 3;
+const UPDATE_FAIL_TAKEN_SINCE: u32 = 4;
+const UPDATE_LEAVE_IT: u32 = 5;
+
+fn pack_update(kind: u32, update: Option<StateUpdate>) -> i32 {
+    let (expected, event, target) = update.map_or((NO_CODE, NO_CODE, NO_CODE), |u| {
+        (
+            u32::from(u.expected.code()),
+            u32::from(u.event.code()),
+            u32::from(u.target.code()),
+        )
+    });
+    (kind | expected << 8 | event << 16 | target << 24) as i32
+}
+
+pub(crate) fn pack_entry(decision: EntryDecision) -> i32 {
+    let (kind, event, target) = match decision {
+        EntryDecision::Transition(u) => (0, u32::from(u.event.code()), u32::from(u.target.code())),
+        EntryDecision::Proceed => (1, NO_CODE, NO_CODE),
+        EntryDecision::NothingToDo => (2, NO_CODE, NO_CODE),
+        EntryDecision::Refuse(_) => (3, NO_CODE, NO_CODE),
+    };
+    (kind | event << 8 | target << 16) as i32
+}
+
+pub(crate) fn pack_scale_begin(result: Result<Option<StateUpdate>, ()>) -> i32 {
+    match result {
+        Ok(Some(update)) => pack_update(UPDATE_ENTER, Some(update)),
+        Ok(None) => pack_update(UPDATE_SETTINGS_ONLY, None),
+        Err(()) => pack_update(UPDATE_REFUSE, None),
+    }
+}
+
+pub(crate) fn pack_scaling_step(step: ScalingStep) -> i32 {
+    match step {
+        ScalingStep::ChangeSettingsOnly => pack_update(UPDATE_SETTINGS_ONLY, None),
+        ScalingStep::Enter(update) => pack_update(UPDATE_ENTER, Some(update)),
+        ScalingStep::AlreadyEntered => pack_update(UPDATE_ALREADY_ENTERED, None),
+        ScalingStep::Refuse(_) => pack_update(UPDATE_REFUSE, None),
+        ScalingStep::FailTakenSince(current) => {
+            (UPDATE_FAIL_TAKEN_SINCE
+                | NO_CODE << 8
+                | NO_CODE << 16
+                | u32::from(current.code()) << 24) as i32
+        }
+    }
+}
+
+pub(crate) fn pack_completion(completion: Completion) -> i32 {
+    match completion {
+        Completion::CompareAndSet(update) => pack_update(UPDATE_ENTER, Some(update)),
+        Completion::LeaveIt => pack_update(UPDATE_LEAVE_IT, None),
+    }
+}
+
+/// Bits 0-7 step count, then 24 bits per step: expected, event, target.
+pub(crate) fn pack_reconcile(plan: &ReconcilePlan) -> i64 {
+    let mut packed: u64 = 0;
+    let mut count: u64 = 0;
+    for (i, step) in plan.steps().enumerate() {
+        let bits = u64::from(step.expected.code())
+            | u64::from(step.event.code()) << 8
+            | u64::from(step.target.code()) << 16;
+        packed |= bits << (8 + 24 * i);
+        count += 1;
+    }
+    (packed | count) as i64
+}
+
+/// The update of a recovery as a long: same layout as a packed state update.
+pub(crate) fn pack_recovery_update(update: StateUpdate) -> i64 {
+    i64::from(pack_update(UPDATE_ENTER, Some(update))) & 0xFFFF_FFFF
+}

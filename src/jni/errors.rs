@@ -1,0 +1,88 @@
+//! The one error path of every native method: input errors become
+//! `IllegalArgumentException`, panics become `CksStateNativeException`, and nothing unwinds
+//! into the JVM.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use jni::JNIEnv;
+
+use crate::error::CoreError;
+
+const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
+const NATIVE_EXCEPTION: &str = "org/apache/cloudstack/kubernetes/state/CksStateNativeException";
+
+#[derive(Debug)]
+pub(crate) enum BridgeError {
+    /// Bad input from the caller.
+    Input(String),
+    /// A JNI call failed; a Java exception may already be pending.
+    Jni(jni::errors::Error),
+}
+
+impl From<CoreError> for BridgeError {
+    fn from(e: CoreError) -> Self {
+        BridgeError::Input(e.to_string())
+    }
+}
+
+impl From<jni::errors::Error> for BridgeError {
+    fn from(e: jni::errors::Error) -> Self {
+        BridgeError::Jni(e)
+    }
+}
+
+pub(crate) type BridgeResult<T> = Result<T, BridgeError>;
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+fn throw(env: &mut JNIEnv, class: &str, message: &str) {
+    // An exception already pending (from a failed JNI call) says more than ours would.
+    if env.exception_check().unwrap_or(true) {
+        return;
+    }
+    // Our exception class may be missing from a broken class path: still throw something.
+    if env.throw_new(class, message).is_err() && !env.exception_check().unwrap_or(true) {
+        let _ = env.throw_new("java/lang/RuntimeException", format!("{class}: {message}"));
+    }
+}
+
+/// Runs one native method body. On error or panic it leaves a Java exception pending and
+/// returns `fallback`, which Java never sees.
+pub(crate) fn run<T>(
+    env: &mut JNIEnv,
+    fallback: T,
+    body: impl FnOnce(&mut JNIEnv) -> BridgeResult<T>,
+) -> T {
+    match catch_unwind(AssertUnwindSafe(|| body(env))) {
+        Ok(Ok(value)) => value,
+        Ok(Err(BridgeError::Input(message))) => {
+            throw(env, ILLEGAL_ARGUMENT, &message);
+            fallback
+        }
+        Ok(Err(BridgeError::Jni(error))) => {
+            throw(
+                env,
+                NATIVE_EXCEPTION,
+                &format!("cks-state native: JNI call failed: {error}"),
+            );
+            fallback
+        }
+        Err(payload) => {
+            let message = format!(
+                "cks-state native panic: {}",
+                panic_message(payload.as_ref())
+            );
+            throw(env, NATIVE_EXCEPTION, &message);
+            fallback
+        }
+    }
+}

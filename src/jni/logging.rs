@@ -1,0 +1,113 @@
+//! Forwards Rust `log` records to the Java side's Log4j 2 logger through `NativeLog.log`.
+//! The Java side mirrors its level into `log::set_max_level`, so filtered records never cross.
+
+use jni::objects::{GlobalRef, JClass, JStaticMethodID};
+use jni::signature::{Primitive, ReturnType};
+use jni::sys::{jint, jvalue};
+use jni::{JNIEnv, JavaVM};
+use log::{LevelFilter, Log, Metadata, Record};
+use once_cell::sync::OnceCell;
+
+use super::errors::{BridgeError, BridgeResult};
+
+const SINK_CLASS: &str = "org/apache/cloudstack/kubernetes/state/NativeLog";
+const SINK_METHOD: &str = "log";
+const SINK_SIGNATURE: &str = "(ILjava/lang/String;Ljava/lang/String;)V";
+
+struct Sink {
+    vm: JavaVM,
+    class: GlobalRef,
+    method: JStaticMethodID,
+}
+
+static SINK: OnceCell<Sink> = OnceCell::new();
+static LOGGER: JavaLogger = JavaLogger;
+
+struct JavaLogger;
+
+fn level_filter(level: jint) -> BridgeResult<LevelFilter> {
+    Ok(match level {
+        0 => LevelFilter::Off,
+        1 => LevelFilter::Error,
+        2 => LevelFilter::Warn,
+        3 => LevelFilter::Info,
+        4 => LevelFilter::Debug,
+        5 => LevelFilter::Trace,
+        other => {
+            return Err(BridgeError::Input(format!(
+                "level: unknown log level {other} (0 off .. 5 trace)"
+            )))
+        }
+    })
+}
+
+/// Binds the sink once (class and method looked up through the caller's class loader) and sets
+/// the level.
+pub(crate) fn install(env: &mut JNIEnv, _caller: &JClass, level: jint) -> BridgeResult<()> {
+    let filter = level_filter(level)?;
+    SINK.get_or_try_init(|| -> BridgeResult<Sink> {
+        let class = env.find_class(SINK_CLASS)?;
+        let method = env.get_static_method_id(&class, SINK_METHOD, SINK_SIGNATURE)?;
+        let class = env.new_global_ref(&class)?;
+        Ok(Sink {
+            vm: env.get_java_vm()?,
+            class,
+            method,
+        })
+    })?;
+    // Fails only if another logger owns the process (a host embedding us in Rust): then keep it.
+    let _ = log::set_logger(&LOGGER);
+    log::set_max_level(filter);
+    Ok(())
+}
+
+fn forward(sink: &Sink, record: &Record) -> jni::errors::Result<()> {
+    // Records are only emitted inside native calls made by Java threads: never attach here.
+    let mut env = sink.vm.get_env()?;
+    if env.exception_check()? {
+        return Ok(());
+    }
+    let result = env.with_local_frame(4, |env| -> jni::errors::Result<()> {
+        let target = env.new_string(record.target())?;
+        let message = env.new_string(record.args().to_string())?;
+        let class: &JClass = sink.class.as_obj().into();
+        let args = [
+            jvalue {
+                i: record.level() as jint,
+            },
+            jvalue { l: target.as_raw() },
+            jvalue {
+                l: message.as_raw(),
+            },
+        ];
+        // SAFETY: method id and argument types match SINK_SIGNATURE, looked up on this class.
+        unsafe {
+            env.call_static_method_unchecked(
+                class,
+                sink.method,
+                ReturnType::Primitive(Primitive::Void),
+                &args,
+            )
+        }?;
+        Ok(())
+    });
+    // A logger must never leave an exception behind for the caller's JNI code.
+    if env.exception_check()? {
+        env.exception_clear()?;
+    }
+    result
+}
+
+impl Log for JavaLogger {
+    fn enabled(&self, metadata: &Metadata) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &Record) {
+        if let (true, Some(sink)) = (self.enabled(record.metadata()), SINK.get()) {
+            let _ = forward(sink, record);
+        }
+    }
+
+    fn flush(&self) {}
+}

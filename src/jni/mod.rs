@@ -1,0 +1,7 @@
+//! The JNI glue: converts Java arguments, calls the core, converts back. Nothing here decides.
+
+mod arrays;
+mod bridge;
+mod codec;
+mod errors;
+mod logging;
