@@ -62,7 +62,15 @@ final class EnumBinding<T extends Enum<T>> {
         return codeByOrdinal[value.ordinal()];
     }
 
-    private IllegalArgumentException foreign(Object value, String argument) {
+    /** Like {@link #code}, but -1 instead of throwing (loops build their message only on failure). */
+    int codeOrNone(T value) {
+        if (value == null || value.getDeclaringClass() != type) {
+            return -1;
+        }
+        return codeByOrdinal[value.ordinal()];
+    }
+
+    IllegalArgumentException foreign(Object value, String argument) {
         if (value == null) {
             return new IllegalArgumentException(argument + " is null");
         }

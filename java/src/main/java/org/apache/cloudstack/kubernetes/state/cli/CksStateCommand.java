@@ -1,11 +1,36 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
-/** Placeholder entry point until the command-line tool lands. */
-public final class CksStateCommand {
-    private CksStateCommand() {
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cks-state} tool. Add a subcommand by adding its class to {@code subcommands}. */
+@Command(name = "cks-state",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "The Kubernetes cluster state machine of Apache CloudStack, from the native core.",
+        subcommands = {
+            TableCommand.class,
+            RulesCommand.class,
+        })
+public final class CksStateCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Without a subcommand: show the usage, as a usage error. */
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
+    }
+
+    /** A CommandLine for this tool, with the option converters the subcommands share. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new CksStateCommand());
+        cl.registerConverter(org.apache.cloudstack.kubernetes.state.Profile.class, new ProfileConverter());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
     }
 
     public static void main(String[] args) {
-        System.out.println("cks-state");
+        System.exit(commandLine().execute(args));
     }
 }

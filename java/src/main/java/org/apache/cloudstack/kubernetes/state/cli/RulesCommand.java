@@ -1,0 +1,69 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.PrintWriter;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.EntryDecision;
+import org.apache.cloudstack.kubernetes.state.Operation;
+import org.apache.cloudstack.kubernetes.state.Profile;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code cks-state rules}: the entry-rule matrix, operations x states. */
+@Command(name = "rules", mixinStandardHelpOptions = true,
+        description = "Print the entry rules: for each operation (row) and state (column) what the operation does:"
+                + " '-> Target' (transition), 'proceed', 'nothing' (already done) or 'refuse'.")
+final class RulesCommand implements Runnable {
+    /** Output formats of the matrix. */
+    enum Format { tsv, markdown }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--format", defaultValue = "tsv", description = "tsv or markdown (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Option(names = "--profile", defaultValue = "upstream", description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
+    Profile profile;
+
+    @Override
+    public void run() {
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, profile);
+        PrintWriter out = spec.commandLine().getOut();
+        String sep = format == Format.tsv ? "\t" : " | ";
+        String open = format == Format.tsv ? "" : "| ";
+        String close = format == Format.tsv ? "" : " |";
+        StringBuilder header = new StringBuilder(open).append("Operation");
+        for (State s : State.values()) {
+            header.append(sep).append(s.name());
+        }
+        out.println(header.append(close));
+        if (format == Format.markdown) {
+            out.println("|---" + "|---".repeat(State.values().length) + "|");
+        }
+        for (Operation op : Operation.values()) {
+            StringBuilder line = new StringBuilder(open).append(op.specName());
+            for (State s : State.values()) {
+                line.append(sep).append(cell(machine.decideEntry(op, s)));
+            }
+            out.println(line.append(close));
+        }
+        out.flush();
+    }
+
+    static String cell(EntryDecision<State, Event> d) {
+        switch (d.kind()) {
+            case TRANSITION:
+                return "-> " + d.update().target();
+            case PROCEED:
+                return "proceed";
+            case NOTHING_TO_DO:
+                return "nothing";
+            default:
+                return "refuse";
+        }
+    }
+}

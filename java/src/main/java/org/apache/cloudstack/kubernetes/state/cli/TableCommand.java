@@ -1,0 +1,58 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Profile;
+import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code cks-state table}: the transition table, as the native library has it. */
+@Command(name = "table", mixinStandardHelpOptions = true,
+        description = "Print the transition table (tsv: From<TAB>Event<TAB>To, one line per transition, no header).")
+final class TableCommand implements Runnable {
+    /** Output formats of the table. */
+    enum Format { tsv, markdown, mermaid, dot }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--format", defaultValue = "tsv", description = "tsv, markdown, mermaid or dot (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Option(names = "--profile", defaultValue = "upstream", description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
+    Profile profile;
+
+    @Override
+    public void run() {
+        List<StateUpdate<State, Event>> rows =
+                ClusterStateMachine.bind(State.class, Event.class, profile).transitions();
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case tsv:
+                rows.forEach(r -> out.println(r.expected() + "\t" + r.event() + "\t" + r.target()));
+                break;
+            case markdown:
+                out.println("| From | Event | To |");
+                out.println("|---|---|---|");
+                rows.forEach(r -> out.println("| " + r.expected() + " | " + r.event() + " | " + r.target() + " |"));
+                break;
+            case mermaid:
+                out.println("stateDiagram-v2");
+                rows.forEach(r -> out.println("    " + r.expected() + " --> " + r.target() + " : " + r.event()));
+                break;
+            default:
+                out.println("digraph cks_state {");
+                rows.forEach(r -> out.println("    \"" + r.expected() + "\" -> \"" + r.target()
+                        + "\" [label=\"" + r.event() + "\"];"));
+                out.println("}");
+                break;
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,19 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import org.apache.cloudstack.kubernetes.state.NativeLibrary;
+import picocli.CommandLine;
+
+/** {@code --version}: the jar's version and the native ABI, without failing when the library is missing. */
+final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+        String version = CksStateCommand.class.getPackage().getImplementationVersion();
+        String nativeAbi;
+        try {
+            nativeAbi = "native ABI " + NativeLibrary.abiVersion();
+        } catch (RuntimeException e) {
+            nativeAbi = "native library not available: " + e.getMessage();
+        }
+        return new String[] {"cks-state " + (version == null ? "0.1.0" : version) + " (" + nativeAbi + ")"};
+    }
+}

@@ -1,0 +1,118 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The declarative table {@code spec/state-machine.tsv}, parsed independently of the native build:
+ * the tests compare the library with it. Path from system property {@code cks.spec.table}, else
+ * the test classpath copy {@code /spec/state-machine.tsv}.
+ */
+final class SpecTable {
+    /** One transition row. */
+    record Row(String from, String event, String to, String profile) {
+    }
+
+    final Map<Integer, String> states = new LinkedHashMap<>();
+    final Map<Integer, String> events = new LinkedHashMap<>();
+    final Map<Integer, String> operations = new LinkedHashMap<>();
+    final Map<String, String> firstEvent = new LinkedHashMap<>();
+    final List<Row> rows = new ArrayList<>();
+    final Set<String> proceed = new LinkedHashSet<>();
+    final Set<String> nothing = new LinkedHashSet<>();
+    final Set<String> orphans = new LinkedHashSet<>();
+
+    private static SpecTable instance;
+
+    static synchronized SpecTable get() {
+        if (instance == null) {
+            instance = new SpecTable(read());
+        }
+        return instance;
+    }
+
+    /** The file's lines, from the path property or the classpath copy. */
+    static List<String> read() {
+        try {
+            String path = System.getProperty("cks.spec.table");
+            if (path != null && Files.isRegularFile(Paths.get(path))) {
+                return Files.readAllLines(Path.of(path), StandardCharsets.UTF_8);
+            }
+            try (InputStream in = SpecTable.class.getResourceAsStream("/spec/state-machine.tsv")) {
+                if (in == null) {
+                    throw new IllegalStateException("spec/state-machine.tsv not found (cks.spec.table=" + path + ")");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private SpecTable(List<String> lines) {
+        for (String line : lines) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t");
+            switch (f[0]) {
+                case "state":
+                    states.put(Integer.parseInt(f[1]), f[2]);
+                    break;
+                case "event":
+                    events.put(Integer.parseInt(f[1]), f[2]);
+                    break;
+                case "operation":
+                    operations.put(Integer.parseInt(f[1]), f[2]);
+                    firstEvent.put(f[2], f[3]);
+                    break;
+                case "transition":
+                    rows.add(new Row(f[1], f[2], f[3], f[4]));
+                    break;
+                case "proceed":
+                    proceed.add(f[1] + "/" + f[2]);
+                    break;
+                case "nothing":
+                    nothing.add(f[1] + "/" + f[2]);
+                    break;
+                case "orphan":
+                    orphans.add(f[1]);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown line kind in the table: " + line);
+            }
+        }
+    }
+
+    /** The rows of a profile: upstream rows, plus the alert-scaling ones for that profile. */
+    List<Row> rows(Profile profile) {
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.profile().equals("upstream") || r.profile().equals(profile.label())) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** The target of (from, event) in a profile, or null. */
+    String next(Profile profile, String from, String event) {
+        for (Row r : rows(profile)) {
+            if (r.from().equals(from) && r.event().equals(event)) {
+                return r.to();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,148 @@
+//! Property tests over the generated tables and the recovery planner.
+
+use std::collections::{HashSet, VecDeque};
+
+use cks_state::{
+    next_state, plan_recovery, ClusterRow, Event, JobRef, Profile, RecoveryPlan, State,
+    TRANSITION_ROWS,
+};
+use proptest::prelude::*;
+
+fn is_row(profile: Profile, from: State, event: Event, to: State) -> bool {
+    TRANSITION_ROWS
+        .iter()
+        .any(|r| profile.includes_row(r.3) && r.0 == from && r.1 == event && r.2 == to)
+}
+
+fn profile() -> impl Strategy<Value = Profile> {
+    prop_oneof![Just(Profile::Upstream), Just(Profile::AlertScaling)]
+}
+
+proptest! {
+    #[test]
+    fn random_event_sequences_only_ever_follow_table_rows(
+        profile in profile(),
+        events in prop::collection::vec(0..Event::COUNT, 0..200),
+    ) {
+        let mut state = State::Created;
+        for code in events {
+            let event = Event::ALL[code];
+            if let Some(next) = next_state(profile, state, event) {
+                prop_assert!(is_row(profile, state, event, next), "{} + {} -> {}", state, event, next);
+                state = next;
+            }
+        }
+    }
+
+    #[test]
+    fn recovery_planning_equals_a_naive_reference(
+        clusters in prop::collection::vec((0u64..40, 0..State::COUNT), 0..30),
+        jobs in prop::collection::vec(prop::option::weighted(0.97, 0u64..40), 0..30),
+    ) {
+        let rows: Vec<ClusterRow> = clusters
+            .iter()
+            .map(|(id, s)| ClusterRow { id: *id, state: State::ALL[*s], version: None })
+            .collect();
+        let job_refs: Vec<JobRef> = jobs.iter().map(|j| j.map_or(JobRef::Unknown, JobRef::Cluster)).collect();
+        let plan = plan_recovery(Profile::Upstream, &rows, job_refs.iter().copied());
+
+        let candidates: Vec<&ClusterRow> = rows.iter().filter(|r| r.state.is_orphan_candidate()).collect();
+        let expected = if candidates.is_empty() {
+            RecoveryPlan::Skip
+        } else if job_refs.contains(&JobRef::Unknown) {
+            RecoveryPlan::Wait
+        } else {
+            let with_job: HashSet<u64> = jobs.iter().flatten().copied().collect();
+            let orphans: Vec<(u64, State)> = candidates
+                .iter()
+                .filter(|c| !with_job.contains(&c.id))
+                .map(|c| (c.id, c.state))
+                .collect();
+            match &plan {
+                RecoveryPlan::Recover(r) => {
+                    let got: Vec<(u64, State)> = r.iter().map(|r| (r.cluster_id, r.update.expected)).collect();
+                    prop_assert_eq!(got, orphans);
+                    prop_assert!(r.iter().all(|r| r.update.event == Event::OperationFailed && r.update.target == State::Alert));
+                }
+                other => prop_assert!(false, "expected Recover, got {:?}", other),
+            }
+            return Ok(());
+        };
+        prop_assert_eq!(plan, expected);
+    }
+}
+
+const ORPHAN_STATES: [State; 8] = [
+    State::Starting,
+    State::Stopping,
+    State::Scaling,
+    State::ScalingStoppedCluster,
+    State::Upgrading,
+    State::Importing,
+    State::RemovingNodes,
+    State::Recovering,
+];
+
+#[test]
+fn each_orphan_state_has_a_success_and_a_failure_exit() {
+    for profile in Profile::ALL {
+        for state in ORPHAN_STATES {
+            assert!(state.is_orphan_candidate());
+            assert!(
+                next_state(profile, state, Event::OperationSucceeded).is_some(),
+                "{state} success"
+            );
+            assert_eq!(
+                next_state(profile, state, Event::OperationFailed),
+                Some(State::Alert),
+                "{state} failure"
+            );
+        }
+    }
+    let others = State::ALL
+        .iter()
+        .filter(|s| s.is_orphan_candidate())
+        .count();
+    assert_eq!(others, ORPHAN_STATES.len());
+}
+
+#[test]
+fn every_state_is_reachable_from_created() {
+    for profile in Profile::ALL {
+        let mut seen = HashSet::from([State::Created]);
+        let mut queue = VecDeque::from([State::Created]);
+        while let Some(state) = queue.pop_front() {
+            for event in Event::ALL {
+                if let Some(next) = next_state(profile, state, event) {
+                    if seen.insert(next) {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            State::COUNT,
+            "{profile:?}: unreachable {:?}",
+            State::ALL
+                .iter()
+                .filter(|s| !seen.contains(s))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn destroyed_is_the_only_state_with_no_exit() {
+    for profile in Profile::ALL {
+        let dead_ends: Vec<State> = State::ALL
+            .into_iter()
+            .filter(|s| {
+                Event::ALL
+                    .iter()
+                    .all(|e| next_state(profile, *s, *e).is_none())
+            })
+            .collect();
+        assert_eq!(dead_ends, vec![State::Destroyed]);
+    }
+}

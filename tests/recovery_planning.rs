@@ -1,0 +1,134 @@
+//! Orphan-recovery planning: the edge cases of the scanner's input.
+
+use cks_state::{plan_recovery, ClusterRow, JobRef, Profile, RecoveryPlan, State};
+
+const P: Profile = Profile::Upstream;
+
+fn row(id: u64, state: State) -> ClusterRow {
+    ClusterRow {
+        id,
+        state,
+        version: None,
+    }
+}
+
+fn recovered(plan: RecoveryPlan) -> Vec<u64> {
+    match plan {
+        RecoveryPlan::Recover(r) => r.iter().map(|r| r.cluster_id).collect(),
+        other => panic!("expected Recover, got {other:?}"),
+    }
+}
+
+#[test]
+fn zero_candidates_skip_even_with_jobs() {
+    assert_eq!(
+        plan_recovery(P, &[], [JobRef::Cluster(1)]),
+        RecoveryPlan::Skip
+    );
+}
+
+#[test]
+fn only_candidates_without_a_job_are_recovered() {
+    let clusters: Vec<ClusterRow> = (1..=10).map(|i| row(i, State::Scaling)).collect();
+    let jobs = (1..=10).filter(|i| i % 2 == 0).map(JobRef::Cluster);
+    assert_eq!(
+        recovered(plan_recovery(P, &clusters, jobs)),
+        vec![1, 3, 5, 7, 9]
+    );
+}
+
+#[test]
+fn all_candidates_with_jobs_give_an_empty_recovery() {
+    let clusters = [row(1, State::Upgrading)];
+    assert_eq!(
+        plan_recovery(P, &clusters, [JobRef::Cluster(1)]),
+        RecoveryPlan::Recover(vec![])
+    );
+}
+
+#[test]
+fn an_unknown_cluster_job_waits_wherever_it_stands() {
+    let clusters = [row(1, State::Upgrading)];
+    for jobs in [
+        vec![JobRef::Unknown],
+        vec![JobRef::Cluster(1), JobRef::Unknown],
+        vec![JobRef::Unknown, JobRef::Cluster(5)],
+    ] {
+        assert_eq!(plan_recovery(P, &clusters, jobs), RecoveryPlan::Wait);
+    }
+}
+
+#[test]
+fn duplicate_job_rows_count_once() {
+    let clusters = [row(1, State::Importing), row(2, State::RemovingNodes)];
+    let jobs = [JobRef::Cluster(2), JobRef::Cluster(2), JobRef::Cluster(2)];
+    assert_eq!(recovered(plan_recovery(P, &clusters, jobs)), vec![1]);
+}
+
+#[test]
+fn a_duplicate_cluster_row_shares_the_job_of_the_first() {
+    let clusters = [row(1, State::Importing), row(1, State::Importing)];
+    assert_eq!(
+        recovered(plan_recovery(P, &clusters, [JobRef::Cluster(1)])),
+        Vec::<u64>::new()
+    );
+}
+
+#[test]
+fn a_job_for_a_cluster_that_is_not_a_candidate_changes_nothing() {
+    let clusters = [row(1, State::Scaling), row(2, State::Running)];
+    assert_eq!(
+        recovered(plan_recovery(
+            P,
+            &clusters,
+            [JobRef::Cluster(2), JobRef::Cluster(99)]
+        )),
+        vec![1]
+    );
+}
+
+#[test]
+fn non_candidate_rows_are_ignored() {
+    let clusters = [
+        row(1, State::Running),
+        row(2, State::Stopping),
+        row(3, State::Destroyed),
+    ];
+    assert_eq!(recovered(plan_recovery(P, &clusters, [])), vec![2]);
+}
+
+#[test]
+fn the_version_token_is_carried_to_the_update() {
+    let clusters = [ClusterRow {
+        id: 4,
+        state: State::Recovering,
+        version: Some(17),
+    }];
+    let RecoveryPlan::Recover(r) = plan_recovery(P, &clusters, []) else {
+        panic!()
+    };
+    assert_eq!(r[0].expected_version, Some(17));
+}
+
+#[test]
+fn one_hundred_thousand_clusters_and_a_million_jobs_plan_correctly() {
+    let states = [
+        State::Scaling,
+        State::Upgrading,
+        State::Running,
+        State::Starting,
+    ];
+    let clusters: Vec<ClusterRow> = (0..100_000u64)
+        .map(|i| row(i, states[(i % 4) as usize]))
+        .collect();
+    // Every cluster but those divisible by 7 has jobs, ten each.
+    let jobs = (0..1_000_000u64)
+        .map(|j| j / 10)
+        .filter(|c| c % 7 != 0)
+        .map(JobRef::Cluster);
+    let ids = recovered(plan_recovery(P, &clusters, jobs));
+    let expected: Vec<u64> = (0..100_000u64)
+        .filter(|i| i % 7 == 0 && i % 4 != 2)
+        .collect();
+    assert_eq!(ids, expected);
+}

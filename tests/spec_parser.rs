@@ -1,0 +1,103 @@
+//! The declarative table's parser: what `build.rs` accepts and the errors that name the line.
+
+#[path = "../build_support/spec.rs"]
+#[allow(dead_code)]
+mod spec;
+
+const HEADER: &str = "state\t0\tCreated\nstate\t1\tStarting\nevent\t0\tStartRequested\noperation\t0\tStart\tStartRequested\n";
+
+fn parse_with(rows: &str) -> Result<spec::Spec, String> {
+    spec::parse(&format!("{HEADER}{rows}"))
+}
+
+#[test]
+fn the_repository_table_parses_with_15_states_14_events_and_9_operations() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/state-machine.tsv"
+    ))
+    .unwrap();
+    let spec = spec::parse(&text).unwrap();
+    assert_eq!(spec.states.len(), 15);
+    assert_eq!(spec.events.len(), 14);
+    assert_eq!(spec.operations.len(), 9);
+    assert_eq!(
+        spec.transitions.iter().filter(|t| t.profile == 0).count(),
+        36
+    );
+    assert_eq!(
+        spec.transitions.iter().filter(|t| t.profile == 1).count(),
+        3
+    );
+}
+
+#[test]
+fn a_duplicate_state_event_row_names_both_lines() {
+    let err = parse_with("transition\tCreated\tStartRequested\tStarting\tupstream\ntransition\tCreated\tStartRequested\tCreated\talert-scaling\n")
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "line 6: duplicate transition Created + StartRequested (first at line 5)"
+    );
+}
+
+#[test]
+fn an_unknown_state_name_fails_naming_the_line() {
+    let err = parse_with("transition\tCreated\tStartRequested\tRunnning\tupstream\n").unwrap_err();
+    assert_eq!(err, "line 5: unknown state 'Runnning'");
+}
+
+#[test]
+fn an_unknown_event_profile_or_operation_fails_naming_the_line() {
+    assert_eq!(
+        parse_with("transition\tCreated\tStart\tStarting\tupstream\n").unwrap_err(),
+        "line 5: unknown event 'Start'"
+    );
+    assert_eq!(
+        parse_with("transition\tCreated\tStartRequested\tStarting\tdownstream\n").unwrap_err(),
+        "line 5: unknown profile 'downstream'"
+    );
+    assert_eq!(
+        parse_with("proceed\tStop\tCreated\n").unwrap_err(),
+        "line 5: unknown operation 'Stop'"
+    );
+}
+
+#[test]
+fn a_malformed_row_fails_naming_the_line() {
+    assert_eq!(
+        parse_with("transition\tCreated\tStartRequested\tStarting\n").unwrap_err(),
+        "line 5: 'transition' rows have 5 TAB-separated fields, found 4"
+    );
+    assert_eq!(
+        parse_with("state\tx\tRunning\n").unwrap_err(),
+        "line 5: 'x' is not a code from 0 to 254"
+    );
+    assert_eq!(
+        parse_with("stat\t2\tRunning\n").unwrap_err(),
+        "line 5: unknown row kind 'stat'"
+    );
+    assert!(parse_with("state\t2\t Running\n")
+        .unwrap_err()
+        .starts_with("line 5: empty field or stray spaces"));
+    assert_eq!(
+        parse_with("state\t1\tRunning\n").unwrap_err(),
+        "line 5: duplicate state code 1"
+    );
+}
+
+#[test]
+fn codes_must_be_dense_so_tables_index_by_code() {
+    assert_eq!(
+        parse_with("state\t5\tRunning\n").unwrap_err(),
+        "state codes must be 0..2: 2 is missing"
+    );
+}
+
+#[test]
+fn comments_and_blank_lines_are_ignored() {
+    let spec =
+        parse_with("# a comment\n\ntransition\tCreated\tStartRequested\tStarting\tupstream\n")
+            .unwrap();
+    assert_eq!(spec.transitions.len(), 1);
+}
