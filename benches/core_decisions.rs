@@ -1,0 +1,144 @@
+//! `cargo bench`: the core's decisions and recovery planning, each reported as a ratio against
+//! a baseline measured in the same run. A tiny harness (median of samples) keeps the build
+//! free of a benchmark framework; `CKS_BENCH_QUICK=1` shortens it.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cks_state::{
+    decide_entry, next_state, plan_recovery, ClusterRow, Event, JobRef, Operation, Profile, State,
+};
+
+fn quick() -> bool {
+    std::env::var_os("CKS_BENCH_QUICK").is_some()
+}
+
+/// Median nanoseconds per call of `f` over `samples` samples of `iterations` calls.
+fn median_ns(samples: usize, iterations: usize, mut f: impl FnMut(usize) -> u64) -> f64 {
+    let mut times: Vec<f64> = (0..samples)
+        .map(|_| {
+            let start = Instant::now();
+            let mut sink = 0u64;
+            for i in 0..iterations {
+                sink = sink.wrapping_add(f(i));
+            }
+            black_box(sink);
+            start.elapsed().as_nanos() as f64 / iterations as f64
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Random inputs from a large array so that nothing folds to a constant.
+fn inputs(n: usize, modulo: usize, seed: u64) -> Vec<usize> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % modulo as u64) as usize
+        })
+        .collect()
+}
+
+fn decisions() {
+    let (samples, iterations) = if quick() {
+        (5, 200_000)
+    } else {
+        (21, 2_000_000)
+    };
+    let n = 1 << 16;
+    let states = inputs(n, State::COUNT, 1);
+    let events = inputs(n, Event::COUNT, 2);
+    let operations = inputs(n, Operation::COUNT, 3);
+    let plain: Vec<u8> = (0..State::COUNT * Event::COUNT)
+        .map(|i| (i % 15) as u8)
+        .collect();
+
+    let baseline = median_ns(samples, iterations, |i| {
+        let k = i & (n - 1);
+        u64::from(plain[states[k] * Event::COUNT + events[k]])
+    });
+    let next = median_ns(samples, iterations, |i| {
+        let k = i & (n - 1);
+        next_state(
+            Profile::Upstream,
+            State::ALL[states[k]],
+            Event::ALL[events[k]],
+        )
+        .map_or(0, |s| u64::from(s.code()))
+    });
+    let entry = median_ns(samples, iterations, |i| {
+        let k = i & (n - 1);
+        match decide_entry(
+            Profile::Upstream,
+            Operation::ALL[operations[k]],
+            State::ALL[states[k]],
+        ) {
+            cks_state::EntryDecision::Transition(u) => u64::from(u.target.code()),
+            _ => 1,
+        }
+    });
+    println!("baseline: plain array lookup          {baseline:8.2} ns/op  1.00x");
+    println!(
+        "next_state                            {next:8.2} ns/op  {:.2}x",
+        next / baseline
+    );
+    println!(
+        "decide_entry                          {entry:8.2} ns/op  {:.2}x",
+        entry / baseline
+    );
+}
+
+fn planning() {
+    let sizes: &[(u64, u64)] = if quick() {
+        &[(1_000, 10_000), (10_000, 100_000)]
+    } else {
+        &[(1_000, 10_000), (10_000, 100_000), (100_000, 1_000_000)]
+    };
+    let mut first_per_cluster = None;
+    for &(clusters, jobs) in sizes {
+        let rows: Vec<ClusterRow> = (0..clusters)
+            .map(|id| ClusterRow {
+                id,
+                state: if id % 100 == 0 {
+                    State::Scaling
+                } else {
+                    State::Upgrading
+                },
+                version: None,
+            })
+            .collect();
+        // 99% of candidates have a job; the rest are orphans.
+        let job_ids: Vec<JobRef> = (0..jobs)
+            .map(|j| j % clusters)
+            .filter(|c| c % 100 != 0)
+            .map(JobRef::Cluster)
+            .collect();
+        let samples = if quick() { 3 } else { 11 };
+        let ns = median_ns(samples, 1, |_| {
+            match plan_recovery(Profile::Upstream, &rows, job_ids.iter().copied()) {
+                cks_state::RecoveryPlan::Recover(r) => r.len() as u64,
+                _ => 0,
+            }
+        });
+        let per_cluster = ns / clusters as f64;
+        let base = *first_per_cluster.get_or_insert(per_cluster);
+        println!(
+            "plan_recovery {clusters:>7} clusters {jobs:>8} jobs: {:9.3} ms, {per_cluster:7.1} ns/cluster, {:.2}x the 1k per-cluster time",
+            ns / 1e6,
+            per_cluster / base
+        );
+    }
+}
+
+fn main() {
+    // `cargo test --benches` passes --bench-less arguments; only run when benchmarking.
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    decisions();
+    planning();
+}

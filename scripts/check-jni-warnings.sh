@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Fails when a test run under -Xcheck:jni printed a JNI warning or crashed a JVM.
+# Usage: check-jni-warnings.sh BUILD_LOG REPORTS_DIR...
+set -u
+log=$1; shift
+pattern='WARNING in native method|WARNING: JNI|FATAL ERROR in native method|JNI DETECTED ERROR'
+found=0
+files=("$log")
+for dir in "$@"; do
+  [ -d "$dir" ] && while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -type f \( -name '*-output.txt' -o -name '*.dumpstream' -o -name '*.txt' \))
+done
+for f in "${files[@]}"; do
+  if grep -EHn "$pattern" "$f" 2>/dev/null | head -5; then found=1; fi
+done
+if find java -maxdepth 3 -name 'hs_err_pid*.log' 2>/dev/null | grep -q .; then
+  echo "JVM crash reports found:"; find java -maxdepth 3 -name 'hs_err_pid*.log'; found=1
+fi
+if [ "$found" -ne 0 ]; then
+  echo "FAIL: JNI warnings or JVM crashes in the test output (see above)" >&2
+  exit 1
+fi
+echo "JNI check: no JNI warning in ${#files[@]} output files"
