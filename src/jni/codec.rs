@@ -135,3 +135,36 @@ pub(crate) fn pack_reconcile(plan: &ReconcilePlan) -> i64 {
 pub(crate) fn pack_recovery_update(update: StateUpdate) -> i64 {
     i64::from(pack_update(UPDATE_ENTER, Some(update))) & 0xFFFF_FFFF
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{decide_entry, plan_reconcile};
+
+    #[test]
+    fn entry_packs_kind_event_and_target_in_that_order() {
+        let packed = pack_entry(decide_entry(Profile::Upstream, Operation::Upgrade, State::Running));
+        assert_eq!(packed & 0xFF, 0);
+        assert_eq!((packed >> 8) & 0xFF, i32::from(Event::UpgradeRequested.code()));
+        assert_eq!((packed >> 16) & 0xFF, i32::from(State::Upgrading.code()));
+        assert_eq!(pack_entry(decide_entry(Profile::Upstream, Operation::Upgrade, State::Stopped)) & 0xFF, 3);
+    }
+
+    #[test]
+    fn updates_keep_the_high_byte_when_the_sign_bit_is_set() {
+        let packed = pack_completion(Completion::LeaveIt);
+        assert_eq!(packed & 0xFF, 5);
+        assert_eq!((packed >> 24) & 0xFF, 0xFF);
+        let fail = pack_scaling_step(ScalingStep::FailTakenSince(State::Starting));
+        assert_eq!(((fail & 0xFF), (fail >> 24) & 0xFF), (4, 1));
+    }
+
+    #[test]
+    fn reconcile_packs_count_then_steps() {
+        let packed = pack_reconcile(&plan_reconcile(Profile::Upstream, State::Alert, VmSummary::AllStopped));
+        assert_eq!(packed & 0xFF, 2);
+        let step = |i: i64| ((packed >> (8 + 24 * i)) & 0xFF_FFFF) as u32;
+        assert_eq!(step(0), 10 | (1 << 8) | (3 << 16));
+        assert_eq!(step(1), 3 | (10 << 8) | (4 << 16));
+    }
+}
