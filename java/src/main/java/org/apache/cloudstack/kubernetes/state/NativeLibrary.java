@@ -79,12 +79,7 @@ public final class NativeLibrary {
 
     private static String loadOnce() {
         String where = LibraryLocator.loadFirstAvailable();
-        int abi = NativeBridge.abiVersion();
-        if (abi != NativeBridge.ABI_VERSION) {
-            throw new IllegalStateException("native library " + where + " has ABI version " + abi
-                    + " but this Java side (cks-state " + LibraryLocator.version() + ") needs ABI version "
-                    + NativeBridge.ABI_VERSION);
-        }
+        checkAbi(NativeBridge.abiVersion(), where);
         checkOperations(NativeBridge.names(NativeBridge.KIND_NAMES_OPERATIONS), where);
         stateNames = NativeBridge.names(NativeBridge.KIND_NAMES_STATES);
         eventNames = NativeBridge.names(NativeBridge.KIND_NAMES_EVENTS);
@@ -92,8 +87,17 @@ public final class NativeLibrary {
         return where;
     }
 
+    /** The library's ABI must be the one NativeBridge was written against. */
+    static void checkAbi(int nativeAbi, String where) {
+        if (nativeAbi != NativeBridge.ABI_VERSION) {
+            throw new IllegalStateException("native library " + where + " has ABI version " + nativeAbi
+                    + " but this Java side (cks-state " + LibraryLocator.version() + ") needs ABI version "
+                    + NativeBridge.ABI_VERSION);
+        }
+    }
+
     /** The Operation enum's order is the native operation code: names must match one to one. */
-    private static void checkOperations(String[] names, String where) {
+    static void checkOperations(String[] names, String where) {
         Operation[] ops = Operation.values();
         List<String> expected = new ArrayList<>();
         for (Operation op : ops) {

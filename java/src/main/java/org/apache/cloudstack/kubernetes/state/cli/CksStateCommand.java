@@ -22,10 +22,9 @@ public final class CksStateCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
     }
 
-    /** A CommandLine for this tool, with the option converters the subcommands share. */
+    /** A CommandLine for this tool; enum option values are case-insensitive (--format TSV). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new CksStateCommand());
-        cl.registerConverter(org.apache.cloudstack.kubernetes.state.Profile.class, new ProfileConverter());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         return cl;
     }

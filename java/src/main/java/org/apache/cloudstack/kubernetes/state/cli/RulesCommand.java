@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code cks-state rules}: the entry-rule matrix, operations x states. */
-@Command(name = "rules", mixinStandardHelpOptions = true,
+@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Print the entry rules: for each operation (row) and state (column) what the operation does:"
                 + " '-> Target' (transition), 'proceed', 'nothing' (already done) or 'refuse'.")
 final class RulesCommand implements Runnable {
@@ -26,7 +26,8 @@ final class RulesCommand implements Runnable {
     @Option(names = "--format", defaultValue = "tsv", description = "tsv or markdown (default: ${DEFAULT-VALUE})")
     Format format;
 
-    @Option(names = "--profile", defaultValue = "upstream", description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
+    @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
+            description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
     Profile profile;
 
     @Override

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code cks-state table}: the transition table, as the native library has it. */
-@Command(name = "table", mixinStandardHelpOptions = true,
+@Command(name = "table", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Print the transition table (tsv: From<TAB>Event<TAB>To, one line per transition, no header).")
 final class TableCommand implements Runnable {
     /** Output formats of the table. */
@@ -22,10 +22,12 @@ final class TableCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--format", defaultValue = "tsv", description = "tsv, markdown, mermaid or dot (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "tsv",
+            description = "tsv, markdown, mermaid or dot (default: ${DEFAULT-VALUE})")
     Format format;
 
-    @Option(names = "--profile", defaultValue = "upstream", description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
+    @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
+            description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
     Profile profile;
 
     @Override

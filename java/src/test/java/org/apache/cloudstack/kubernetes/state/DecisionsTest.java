@@ -1,0 +1,230 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.AddNodeRequested;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.AutoscaleRequested;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.CreateFailed;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.FaultsDetected;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.OperationFailed;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.OperationSucceeded;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.RecoveryRequested;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.ScaleUpRequested;
+import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.StopRequested;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.junit.jupiter.api.Test;
+
+/** Every decision method on the upstream change's (apache/cloudstack PR #14609) scenarios. */
+class DecisionsTest {
+    private final ClusterStateMachine<State, Event> m = ClusterStateMachine.bind(State.class, Event.class);
+    private final ClusterStateMachine<State, Event> alertScaling =
+            ClusterStateMachine.bind(State.class, Event.class, Profile.ALERT_SCALING);
+
+    private static StateUpdate<State, Event> u(State from, Event by, State to) {
+        return new StateUpdate<>(from, by, to);
+    }
+
+    // ---- entering an operation
+
+    @Test
+    void operationsInTheMiddleOfAnotherAreRefusedNotRunAlongside() {
+        for (State busy : List.of(State.Scaling, State.Upgrading)) {
+            for (Operation op : List.of(Operation.STOP, Operation.DESTROY)) {
+                EntryDecision<State, Event> d = m.decideEntry(op, busy);
+                assertEquals(EntryDecision.Kind.REFUSE, d.kind(), op + " from " + busy);
+                assertTrue(d.refusal().contains(busy.name()), d.refusal());
+            }
+        }
+        assertEquals(EntryDecision.Kind.REFUSE, m.decideEntry(Operation.ADD_NODES, State.Stopped).kind());
+    }
+
+    @Test
+    void addingNodesEntersImportingFirst() {
+        EntryDecision<State, Event> d = m.decideEntry(Operation.ADD_NODES, State.Running);
+        assertEquals(EntryDecision.Kind.TRANSITION, d.kind());
+        assertEquals(u(State.Running, AddNodeRequested, State.Importing), d.update());
+        assertEquals(u(State.Importing, OperationFailed, State.Alert), m.completion(State.Importing, Outcome.FAILED).update());
+    }
+
+    @Test
+    void exemptionsAndAlreadyDone() {
+        assertEquals(EntryDecision.Kind.PROCEED, m.decideEntry(Operation.START, State.Alert).kind());
+        assertEquals(EntryDecision.Kind.PROCEED, m.decideEntry(Operation.START, State.Error).kind());
+        assertEquals(EntryDecision.Kind.PROCEED, m.decideEntry(Operation.STOP, State.Created).kind());
+        assertEquals(EntryDecision.Kind.PROCEED, m.decideEntry(Operation.DESTROY, State.Destroying).kind());
+        assertEquals(EntryDecision.Kind.NOTHING_TO_DO, m.decideEntry(Operation.START, State.Running).kind());
+        assertEquals(EntryDecision.Kind.NOTHING_TO_DO, m.decideEntry(Operation.STOP, State.Stopped).kind());
+        // A stop can still take over a Starting cluster (left open upstream).
+        assertEquals(u(State.Starting, StopRequested, State.Stopping), m.decideEntry(Operation.STOP, State.Starting).update());
+        assertEquals(u(State.Alert, RecoveryRequested, State.Recovering), m.decideEntry(Operation.RECOVER, State.Alert).update());
+        assertNull(m.decideEntry(Operation.START, State.Alert).refusal());
+    }
+
+    // ---- scaling
+
+    @Test
+    void scaleEntersScalingOnceAndCompletesWhatItMoved() {
+        ScaleOperation<State, Event> op = m.beginScale(ScaleKind.SCALE_UP, State.Running);
+        assertEquals(ScaleStep.Kind.ENTER, op.admission().kind());
+        assertFalse(op.movedCluster());
+        ScaleStep<State, Event> first = op.nextStep(State.Running);
+        assertEquals(ScaleStep.Kind.ENTER, first.kind());
+        assertEquals(u(State.Running, ScaleUpRequested, State.Scaling), first.update());
+        op.markEntered();
+        assertTrue(op.movedCluster());
+        assertEquals(State.Scaling, op.enteredState());
+        for (int step = 0; step < 3; step++) {
+            assertEquals(ScaleStep.Kind.ALREADY_ENTERED, op.nextStep(State.Scaling).kind());
+        }
+        assertEquals(u(State.Scaling, OperationSucceeded, State.Running), op.completion(true).update());
+        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(false).update());
+        assertEquals(ScaleKind.SCALE_UP, op.kind());
+        assertEquals(State.Running, op.startedFrom());
+    }
+
+    @Test
+    void aScaleThatLostTheRaceNeverFailsTheOtherOnesScaling() {
+        ScaleOperation<State, Event> winner = m.beginScale(ScaleKind.SCALE_UP, State.Running);
+        ScaleOperation<State, Event> loser = m.beginScale(ScaleKind.SCALE_DOWN, State.Running);
+        winner.nextStep(State.Running);
+        winner.markEntered();
+        // The loser tries the same compare-and-set, which misses in the database: it never marks.
+        assertEquals(ScaleStep.Kind.ENTER, loser.nextStep(State.Scaling).kind());
+        assertTrue(loser.completion(false).leaveIt());
+        // A validation failure before entering leaves the state alone too.
+        assertTrue(m.beginScale(ScaleKind.AUTOSCALE, State.Running).completion(false).leaveIt());
+    }
+
+    @Test
+    void aNeverStartedClusterOnlyChangesSettingsUnlessAStartTookIt() {
+        ScaleOperation<State, Event> op = m.beginScale(ScaleKind.SCALE_UP, State.Created);
+        assertEquals(ScaleStep.Kind.SETTINGS_ONLY, op.admission().kind());
+        assertEquals(ScaleStep.Kind.SETTINGS_ONLY, op.nextStep(State.Created).kind());
+        ScaleStep<State, Event> taken = op.nextStep(State.Starting);
+        assertEquals(ScaleStep.Kind.FAIL_TAKEN_SINCE, taken.kind());
+        assertTrue(taken.message().contains("Starting"), taken.message());
+        assertNull(taken.update());
+        assertTrue(op.completion(false).leaveIt());
+        assertThrows(IllegalStateException.class, op::markEntered);
+    }
+
+    @Test
+    void aStoppedClusterOnlyAcceptsAnOfferingChangeAndFailsToAlert() {
+        ScaleOperation<State, Event> op = m.beginScale(ScaleKind.OFFERING_CHANGE, State.Stopped);
+        ScaleStep<State, Event> enter = op.nextStep(State.Stopped);
+        assertEquals(u(State.Stopped, ScaleUpRequested, State.ScalingStoppedCluster), enter.update());
+        op.markEntered();
+        assertEquals(u(State.ScalingStoppedCluster, OperationFailed, State.Alert), op.completion(false).update());
+        assertEquals(u(State.ScalingStoppedCluster, OperationSucceeded, State.Stopped), op.completion(true).update());
+
+        ScaleOperation<State, Event> size = m.beginScale(ScaleKind.SCALE_UP, State.Stopped);
+        assertEquals(ScaleStep.Kind.REFUSE, size.admission().kind());
+        ScaleStep<State, Event> refused = size.nextStep(State.Stopped);
+        assertEquals(ScaleStep.Kind.REFUSE, refused.kind());
+        assertTrue(refused.message().contains("Stopped"), refused.message());
+    }
+
+    @Test
+    void alertScalingProfileLetsAnAlertClusterScale() {
+        assertEquals(ScaleStep.Kind.REFUSE, m.beginScale(ScaleKind.AUTOSCALE, State.Alert).admission().kind());
+        ScaleOperation<State, Event> op = alertScaling.beginScale(ScaleKind.AUTOSCALE, State.Alert);
+        assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.admission().update());
+        assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.nextStep(State.Alert).update());
+        op.markEntered();
+        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(false).update());
+    }
+
+    // ---- completion
+
+    @Test
+    void completionOnlyFromTheStateTheOperationMovedTo() {
+        assertTrue(m.completion(null, Outcome.FAILED).leaveIt());
+        assertTrue(m.completion(null, Outcome.SUCCEEDED).leaveIt());
+        assertEquals(u(State.Upgrading, OperationFailed, State.Alert), m.completion(State.Upgrading, Outcome.FAILED).update());
+        assertEquals(u(State.Starting, CreateFailed, State.Error), m.completion(State.Starting, Outcome.CREATE_FAILED).update());
+        assertEquals(u(State.Destroying, OperationSucceeded, State.Destroyed),
+                m.completion(State.Destroying, Outcome.SUCCEEDED).update());
+        assertTrue(m.completion(State.Destroying, Outcome.FAILED).leaveIt()); // no such exit
+        assertTrue(m.completion(State.Running, Outcome.FAILED).leaveIt());
+    }
+
+    // ---- status scanner
+
+    @Test
+    void orphanStatesAreTheFileOnes() {
+        Set<String> names = m.orphanStates().stream().map(Enum::name).collect(Collectors.toSet());
+        assertEquals(SpecTable.get().orphans, names);
+        assertThrows(UnsupportedOperationException.class, () -> m.orphanStates().add(State.Running));
+    }
+
+    @Test
+    void noCandidateSkipsTheJobLookup() {
+        assertFalse(m.needsJobLookup(EnumSet.of(State.Running, State.Alert, State.Stopped, State.Created)));
+        assertFalse(m.needsJobLookup(List.of()));
+        assertTrue(m.needsJobLookup(List.of(State.Running, State.Upgrading)));
+        RecoveryPlan<State, Event> plan = m.planRecovery(
+                List.of(new ClusterSnapshot<>(1, State.Running), new ClusterSnapshot<>(2, State.Alert)), new long[0]);
+        assertEquals(RecoveryPlan.Kind.SKIP, plan.kind());
+        assertTrue(plan.recoveries().isEmpty());
+    }
+
+    @Test
+    void aJobOfAnUnknownClusterMakesThePassWait() {
+        RecoveryPlan<State, Event> plan = m.planRecovery(
+                List.of(new ClusterSnapshot<>(7, State.Scaling)), new long[] {12, -1});
+        assertEquals(RecoveryPlan.Kind.WAIT, plan.kind());
+        assertTrue(plan.recoveries().isEmpty());
+    }
+
+    @Test
+    void onlyOperationsWithoutAJobAreFailedStartingIncluded() {
+        RecoveryPlan<State, Event> plan = m.planRecovery(List.of(
+                new ClusterSnapshot<>(1, State.Upgrading),
+                new ClusterSnapshot<>(2, State.Scaling),
+                new ClusterSnapshot<>(3, State.Starting),
+                new ClusterSnapshot<>(4, State.Running)), new long[] {2, 99});
+        assertEquals(RecoveryPlan.Kind.RECOVER, plan.kind());
+        assertEquals(List.of(
+                new ClusterRecovery<>(1, u(State.Upgrading, OperationFailed, State.Alert), ClusterSnapshot.NO_VERSION),
+                new ClusterRecovery<>(3, u(State.Starting, OperationFailed, State.Alert), ClusterSnapshot.NO_VERSION)),
+                plan.recoveries());
+        RecoveryPlan<State, Event> allBusy = m.planRecovery(
+                List.of(new ClusterSnapshot<>(2, State.Scaling)), new long[] {2});
+        assertEquals(RecoveryPlan.Kind.RECOVER, allBusy.kind());
+        assertTrue(allBusy.recoveries().isEmpty());
+    }
+
+    @Test
+    void versionTokensComeBackForTheCompareAndSet() {
+        RecoveryPlan<State, Event> plan = m.planRecovery(List.of(
+                new ClusterSnapshot<>(5, State.RemovingNodes, 41),
+                new ClusterSnapshot<>(6, State.Recovering, 9)), new long[0]);
+        assertEquals(List.of(
+                new ClusterRecovery<>(5, u(State.RemovingNodes, OperationFailed, State.Alert), 41),
+                new ClusterRecovery<>(6, u(State.Recovering, OperationFailed, State.Alert), 9)),
+                plan.recoveries());
+    }
+
+    @Test
+    void alertReconciliationMovesTheClusterAsListed() {
+        assertEquals(List.of(u(State.Alert, StopRequested, State.Stopping), u(State.Stopping, OperationSucceeded, State.Stopped)),
+                m.planReconcile(State.Alert, VmSummary.ALL_STOPPED).steps());
+        assertEquals(List.of(u(State.Alert, RecoveryRequested, State.Recovering),
+                u(State.Recovering, OperationSucceeded, State.Running)),
+                m.planReconcile(State.Alert, VmSummary.ALL_RUNNING_HEALTHY).steps());
+        assertTrue(m.planReconcile(State.Alert, VmSummary.MIXED).isEmpty());
+        assertEquals(List.of(u(State.Running, FaultsDetected, State.Alert)),
+                m.planReconcile(State.Running, VmSummary.ALL_STOPPED).steps());
+        // Never stops a cluster a user started since it was listed: Starting is not Alert.
+        assertTrue(m.planReconcile(State.Starting, VmSummary.ALL_STOPPED).isEmpty());
+    }
+}

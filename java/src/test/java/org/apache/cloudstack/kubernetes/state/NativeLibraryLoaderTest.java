@@ -1,0 +1,154 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The loader's three ways and its failure handling, each in a forked JVM so this one stays clean. */
+class NativeLibraryLoaderTest {
+    @TempDir
+    Path tmp;
+
+    /** Runs LoaderProbe in a fresh JVM with these system properties; returns its output lines. */
+    private static List<String> probe(String... properties) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xcheck:jni");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(List.of(properties));
+        cmd.add(LoaderProbe.class.getName());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "probe timed out");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(!out.contains("WARNING"), "JNI warning in the forked JVM: " + out);
+        return out.lines().filter(l -> l.startsWith("LOADED") || l.startsWith("FAILED") || l.startsWith("BOUND")
+                || l.startsWith("BIND") || l.startsWith("CONCURRENT")).toList();
+    }
+
+    /** The library file the build put on the test classpath. */
+    private static Path builtLibrary() throws URISyntaxException {
+        URL url = NativeLibraryLoaderTest.class.getResource(LibraryLocator.resourcePath());
+        assertTrue(url != null && url.getProtocol().equals("file"), "no library resource: " + url);
+        return Paths.get(url.toURI());
+    }
+
+    @Test
+    void explicitPathToAMissingFileFailsClearlyAndStaysFailed() throws Exception {
+        Path missing = tmp.resolve("nowhere").resolve("libcks_state.so");
+        List<String> out = probe("-D" + NativeLibrary.PATH_PROPERTY + "=" + missing);
+        assertEquals(4, out.size(), out.toString());
+        assertEquals("CONCURRENT 1", out.get(3), "8 threads at first use saw one outcome");
+        assertTrue(out.get(0).startsWith("FAILED") && out.get(0).contains(missing.toString())
+                && out.get(0).contains(NativeLibrary.PATH_PROPERTY), out.get(0));
+        assertEquals(out.get(0), out.get(1), "the first failure is remembered and rethrown with the same cause");
+        assertEquals("BIND FAILED " + CksStateNativeException.class.getName(), out.get(2));
+    }
+
+    @Test
+    void explicitPathToSomethingThatIsNoLibraryFails() throws Exception {
+        Path junk = Files.writeString(tmp.resolve("libcks_state.so"), "not an ELF file");
+        List<String> out = probe("-D" + NativeLibrary.PATH_PROPERTY + "=" + junk);
+        assertTrue(out.get(0).startsWith("FAILED") && out.get(0).contains("UnsatisfiedLinkError"), out.toString());
+        assertEquals("BIND FAILED " + CksStateNativeException.class.getName(), out.get(2));
+    }
+
+    @Test
+    void explicitPathLoads() throws Exception {
+        Path lib = builtLibrary();
+        assertEquals(List.of("LOADED " + lib, "LOADED " + lib, "BOUND Starting", "CONCURRENT 1"),
+                probe("-D" + NativeLibrary.PATH_PROPERTY + "=" + lib));
+    }
+
+    @Test
+    void javaLibraryPathLoads() throws Exception {
+        Path lib = builtLibrary();
+        assertEquals(List.of("LOADED java.library.path", "LOADED java.library.path", "BOUND Starting",
+                "CONCURRENT 1"),
+                probe("-Djava.library.path=" + lib.getParent()));
+    }
+
+    @Test
+    void jarResourceIsExtractedToAVersionedTempFileAndReused() throws Exception {
+        List<String> first = probe("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
+        assertEquals("BOUND Starting", first.get(2));
+        assertEquals("CONCURRENT 1", first.get(3));
+        Path extracted = Paths.get(first.get(0).substring("LOADED ".length()));
+        assertTrue(extracted.startsWith(tmp), extracted.toString());
+        assertTrue(extracted.getParent().getFileName().toString().startsWith("cks-state-"), extracted.toString());
+        assertEquals(System.mapLibraryName("cks_state"), extracted.getFileName().toString());
+        assertTrue(Files.isRegularFile(extracted));
+        List<String> second = probe("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
+        assertEquals(first, second);
+        try (var files = Files.list(extracted.getParent())) {
+            assertEquals(List.of(extracted), files.toList(), "no temp file is left behind");
+        }
+    }
+
+    @Test
+    void aTamperedExtractedFileIsReplaced() throws Exception {
+        Path extracted = Paths.get(probe("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp)
+                .get(0).substring("LOADED ".length()));
+        Files.writeString(extracted, "tampered");
+        assertEquals("BOUND Starting", probe("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp).get(2));
+        assertEquals(Files.size(builtLibrary()), Files.size(extracted));
+    }
+
+    @Test
+    void platformDirectoryLayout() {
+        assertEquals("linux", LibraryLocator.os("Linux"));
+        assertEquals("macos", LibraryLocator.os("Mac OS X"));
+        assertEquals("windows", LibraryLocator.os("Windows 11"));
+        assertEquals("x86_64", LibraryLocator.arch("amd64"));
+        assertEquals("x86_64", LibraryLocator.arch("x86_64"));
+        assertEquals("aarch64", LibraryLocator.arch("arm64"));
+        assertEquals("aarch64", LibraryLocator.arch("aarch64"));
+        assertTrue(LibraryLocator.resourcePath().startsWith("/native/" + LibraryLocator.platform() + "/"));
+        if (System.getProperty("os.name").startsWith("Linux") && System.getProperty("os.arch").equals("amd64")) {
+            assertEquals("/native/linux-x86_64/libcks_state.so", LibraryLocator.resourcePath());
+        }
+    }
+
+    @Test
+    void abiMismatchNamesBothVersions() {
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> NativeLibrary.checkAbi(NativeBridge.ABI_VERSION + 7, "/x/libcks_state.so"));
+        assertTrue(e.getMessage().contains("ABI version " + (NativeBridge.ABI_VERSION + 7))
+                && e.getMessage().contains("ABI version " + NativeBridge.ABI_VERSION), e.getMessage());
+        NativeLibrary.checkAbi(NativeBridge.ABI_VERSION, "same");
+    }
+
+    @Test
+    void operationNamesMustMatchTheEnum() {
+        String[] good = java.util.Arrays.stream(Operation.values()).map(Operation::specName).toArray(String[]::new);
+        NativeLibrary.checkOperations(good, "ok");
+        String[] swapped = good.clone();
+        swapped[0] = good[1];
+        swapped[1] = good[0];
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> NativeLibrary.checkOperations(swapped, "swapped"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> NativeLibrary.checkOperations(java.util.Arrays.copyOf(good, 8), "short"));
+    }
+
+    @Test
+    void loadingTwiceInThisJvmIsHarmless() {
+        NativeLibrary.load();
+        NativeLibrary.load();
+        assertEquals(NativeLibrary.expectedAbiVersion(), NativeLibrary.abiVersion());
+        assertTrue(NativeLibrary.source() != null);
+    }
+}

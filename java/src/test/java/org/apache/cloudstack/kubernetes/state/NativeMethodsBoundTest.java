@@ -1,0 +1,69 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every native method of NativeBridge is bound: invoked once with valid arguments, no UnsatisfiedLinkError. */
+class NativeMethodsBoundTest {
+    /** Valid arguments per native method; a new native method without an entry fails the test. */
+    private static final Map<String, Object[]> ARGS = Map.ofEntries(
+            Map.entry("abiVersion", new Object[] {}),
+            Map.entry("noop", new Object[] {41}),
+            Map.entry("names", new Object[] {NativeBridge.KIND_NAMES_STATES}),
+            Map.entry("transitions", new Object[] {0}),
+            Map.entry("orphanStates", new Object[] {}),
+            Map.entry("nextState", new Object[] {0, 0, 0}),
+            Map.entry("decideEntry", new Object[] {0, 0, 0}),
+            Map.entry("refusalReason", new Object[] {1, 5}),
+            Map.entry("scaleRefusalReason", new Object[] {0, 4}),
+            Map.entry("scaleBegin", new Object[] {0, 0, 2}),
+            Map.entry("scaleStep", new Object[] {0, 0, 2, -1, 2}),
+            Map.entry("complete", new Object[] {0, 5, 1}),
+            Map.entry("planRecovery", new Object[] {new long[] {1}, new int[] {5}, null, new long[0]}),
+            Map.entry("needsJobLookup", new Object[] {new int[] {5}}),
+            Map.entry("planReconcile", new Object[] {0, 10, 0}),
+            Map.entry("setLogLevel", new Object[] {NativeLog.nativeLevel(
+                    org.apache.logging.log4j.LogManager.getLogger(NativeLog.LOGGER_NAME).getLevel())}),
+            Map.entry("forcePanic", new Object[] {"bound"}));
+
+    @Test
+    void everyNativeMethodIsBound() throws IllegalAccessException {
+        NativeLibrary.load();
+        List<String> invoked = new ArrayList<>();
+        for (Method method : NativeBridge.class.getDeclaredMethods()) {
+            if (!Modifier.isNative(method.getModifiers())) {
+                continue;
+            }
+            Object[] args = ARGS.get(method.getName());
+            if (args == null) {
+                fail("no test arguments for native method " + method);
+            }
+            method.setAccessible(true);
+            try {
+                method.invoke(null, args);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof UnsatisfiedLinkError) {
+                    fail(method.getName() + " is not bound: " + cause);
+                }
+                // forcePanic throws by design; anything else is a failure.
+                assertTrue(method.getName().equals("forcePanic") && cause instanceof CksStateNativeException,
+                        method.getName() + " threw " + cause);
+            }
+            invoked.add(method.getName());
+        }
+        assertFalse(invoked.isEmpty());
+        assertEquals(ARGS.keySet().stream().sorted().toList(), invoked.stream().sorted().toList());
+        assertEquals(42, NativeBridge.noop(41));
+    }
+}
