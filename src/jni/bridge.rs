@@ -317,6 +317,16 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         let jobs = read_longs(env, "jobClusterIds", &job_cluster_ids)?;
         let rows = cluster_rows(&ids, &states, versions.as_deref())?;
         let plan = plan_recovery(Profile::Upstream, &rows, job_refs(&jobs)?);
+        log::debug!(
+            "recovery plan for {} clusters and {} jobs: {}",
+            rows.len(),
+            jobs.len(),
+            match &plan {
+                RecoveryPlan::Skip => "skip".to_string(),
+                RecoveryPlan::Wait => "wait".to_string(),
+                RecoveryPlan::Recover(r) => format!("{} to recover", r.len()),
+            }
+        );
         Ok(new_longs(env, &encode_plan(&plan))?.into_raw())
     })
 }

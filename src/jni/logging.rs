@@ -56,9 +56,19 @@ pub(crate) fn install(env: &mut JNIEnv, _caller: &JClass, level: jint) -> Bridge
         })
     })?;
     // Fails only if another logger owns the process (a host embedding us in Rust): then keep it.
-    let _ = log::set_logger(&LOGGER);
+    if log::set_logger(&LOGGER).is_ok() {
+        quiet_panics();
+    }
     log::set_max_level(filter);
     Ok(())
+}
+
+/// A caught panic already becomes a Java exception with its message: report it once through the
+/// log instead of the default hook's backtrace on the JVM's stderr.
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        log::error!("native panic (turned into CksStateNativeException): {info}");
+    }));
 }
 
 fn forward(sink: &Sink, record: &Record) -> jni::errors::Result<()> {

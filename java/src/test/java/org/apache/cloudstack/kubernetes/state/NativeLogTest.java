@@ -68,6 +68,51 @@ class NativeLogTest {
     }
 
     @Test
+    void rustRecordsCrossOnlyAboveTheMirroredLevel() {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        LoggerConfig lc = ctx.getConfiguration().getLoggerConfig(NativeLog.LOGGER_NAME);
+        Capture capture = new Capture();
+        capture.start();
+        Level before = lc.getLevel();
+        lc.addAppender(capture, null, null);
+        ClusterStateMachine<HostEnums.ReverseState, HostEnums.ReverseEvent> machine =
+                ClusterStateMachine.bind(HostEnums.ReverseState.class, HostEnums.ReverseEvent.class);
+        List<ClusterSnapshot<HostEnums.ReverseState>> candidates =
+                List.of(new ClusterSnapshot<>(7, HostEnums.ReverseState.Scaling, -1L));
+        try {
+            lc.setLevel(Level.INFO);
+            ctx.updateLoggers();
+            NativeLog.syncLevel();
+            machine.planRecovery(candidates, new long[0]);
+            assertTrue(capture.events.isEmpty(), "a DEBUG record crossed with the level at INFO");
+
+            lc.setLevel(Level.DEBUG);
+            ctx.updateLoggers();
+            NativeLog.syncLevel();
+            machine.planRecovery(candidates, new long[0]);
+            assertEquals(1, capture.events.size());
+            String message = capture.events.get(0).getMessage().getFormattedMessage();
+            assertTrue(message.contains("cks_state::jni::bridge")
+                    && message.contains("recovery plan for 1 clusters and 0 jobs: 1 to recover"), message);
+            assertEquals(Level.DEBUG, capture.events.get(0).getLevel());
+
+            try {
+                NativeBridge.forcePanic("logged {}");
+            } catch (CksStateNativeException expected) {
+                // the panic is also reported once through the log
+            }
+            assertTrue(capture.events.stream().anyMatch(e -> e.getLevel() == Level.ERROR
+                    && e.getMessage().getFormattedMessage().contains("logged {}")), capture.events.toString());
+        } finally {
+            lc.removeAppender(capture.getName());
+            lc.setLevel(before);
+            ctx.updateLoggers();
+            capture.stop();
+            NativeLog.syncLevel();
+        }
+    }
+
+    @Test
     void levelMirrorMapping() {
         assertEquals(0, NativeLog.nativeLevel(Level.OFF));
         assertEquals(0, NativeLog.nativeLevel(null));
