@@ -10,7 +10,10 @@ for dir in "$@"; do
   [ -d "$dir" ] && while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -type f \( -name '*-output.txt' -o -name '*.dumpstream' -o -name '*.txt' \))
 done
 for f in "${files[@]}"; do
-  if grep -EHn "$pattern" "$f" 2>/dev/null | head -5; then found=1; fi
+  if grep -Eq "$pattern" "$f" 2>/dev/null; then
+    grep -EHn "$pattern" "$f" | head -5
+    found=1
+  fi
 done
 if find java -maxdepth 3 -name 'hs_err_pid*.log' 2>/dev/null | grep -q .; then
   echo "JVM crash reports found:"; find java -maxdepth 3 -name 'hs_err_pid*.log'; found=1
