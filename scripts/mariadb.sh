@@ -9,13 +9,13 @@
 #   scripts/mariadb.sh stop      shut the server down and remove its data directory
 #   scripts/mariadb.sh status    exit 0 when the server answers
 #
-# Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb).
+# Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb/<port>).
 # Works as root (CI=true, no stdin): the server then runs with --user=root.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${CKS_MARIADB_PORT:-3407}"
-BASE="${CKS_MARIADB_DIR:-$ROOT/.mariadb}"
+BASE="${CKS_MARIADB_DIR:-$ROOT/.mariadb/$PORT}"
 DATA="$BASE/data"
 SOCK="/tmp/cks-mariadb-$PORT.sock"
 PIDF="$BASE/mariadbd.pid"
@@ -45,8 +45,9 @@ do_install() {
     as_root apt-get update -q </dev/null
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
         -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-        mariadb-server mariadb-client </dev/null
-    if [ -z "$(find_server)" ]; then
+        mariadb-server mariadb-client </dev/null ||
+        log "apt-get install reported an error (often only the system service failing to start); checking the binaries"
+    if [ -z "$(find_server)" ] || [ -z "$(find_installdb)" ]; then
         log "mariadbd still missing after apt-get install"
         exit 1
     fi
@@ -77,6 +78,11 @@ do_start() {
         installdb="$(find_installdb)"
         me="$(id -un)"
         mkdir -p "$BASE"
+        pid="$(server_pid)"
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+            log "a server (pid $pid) holds $DATA but does not answer on $SOCK; run '$0 stop' first"
+            exit 1
+        fi
         if [ ! -d "$DATA/mysql" ]; then
             rm -rf "$DATA"
             mkdir -p "$DATA"
@@ -146,6 +152,7 @@ do_stop() {
     rm -rf "$DATA"
     rm -f "$PIDF" "$LOG" "$BASE/install-db.log" "$SOCK"
     rmdir "$BASE" 2>/dev/null || true
+    [ -n "${CKS_MARIADB_DIR:-}" ] || rmdir "$ROOT/.mariadb" 2>/dev/null || true
     log "stopped"
 }
 

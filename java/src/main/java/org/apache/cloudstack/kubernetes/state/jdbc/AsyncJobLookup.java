@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,7 +26,8 @@ import java.util.Set;
  *
  * <p>The cluster of a job: {@code instance_id} when set; else the top-level {@code "id"} uuid of
  * {@code job_cmd_info} looked up in {@code kubernetes_cluster.uuid} (older servers write NULL
- * there: we recover those clusters instead of waiting); else unknown ({@link #UNKNOWN_CLUSTER}),
+ * there: we recover those clusters instead of waiting; uuids compare case-insensitively, as in
+ * MySQL's default collation); else unknown ({@link #UNKNOWN_CLUSTER}),
  * which makes the scanner wait. Malformed {@code job_cmd_info} only makes a job unknown.
  */
 public final class AsyncJobLookup {
@@ -101,7 +103,7 @@ public final class AsyncJobLookup {
                 jobs.add(new ClusterJob(jobId, instanceId, Source.INSTANCE_ID));
                 continue;
             }
-            Long resolved = uuids.get(i) == null ? null : byUuid.get(uuids.get(i));
+            Long resolved = uuids.get(i) == null ? null : byUuid.get(uuids.get(i).toLowerCase(Locale.ROOT));
             jobs.add(resolved == null ? new ClusterJob(jobId, UNKNOWN_CLUSTER, Source.UNKNOWN)
                     : new ClusterJob(jobId, resolved, Source.CMD_INFO_UUID));
         }
@@ -127,7 +129,7 @@ public final class AsyncJobLookup {
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.put(rs.getString(2), rs.getLong(1));
+                        out.put(rs.getString(2).toLowerCase(Locale.ROOT), rs.getLong(1));
                     }
                 }
             }

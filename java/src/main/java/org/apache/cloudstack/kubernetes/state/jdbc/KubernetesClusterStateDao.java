@@ -121,6 +121,20 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return write(clusterId, update.expected(), update.event(), target);
     }
 
+    /**
+     * {@link #apply} on the caller's connection, which must be in manual-commit mode: commits on a
+     * hit, rolls back on a miss. Used by the status scanner to keep one connection per pass.
+     */
+    boolean apply(Connection c, long clusterId, StateUpdate<S, E> update) throws SQLException {
+        S target = machine.nextState(update.expected(), update.event());
+        if (target == null || target != update.target() || target == update.expected()) {
+            LOG.warn("Kubernetes cluster {}: {} is not a transition of the table; state not written", clusterId,
+                    update);
+            return false;
+        }
+        return compareAndSet(c, clusterId, update.expected(), update.event(), target);
+    }
+
     /** The state of a live (not removed) cluster, or null when there is none with this id. */
     public S findState(long clusterId) {
         try (Connection c = source.open()) {
@@ -162,7 +176,11 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
                 return compareAndSet(c, clusterId, expected, event, target);
             } finally {
                 if (autoCommit) {
-                    c.setAutoCommit(true);
+                    try {
+                        c.setAutoCommit(true);
+                    } catch (SQLException restoreFailure) {
+                        LOG.debug("could not restore auto-commit: {}", restoreFailure.getMessage());
+                    }
                 }
             }
         } catch (SQLException e) {

@@ -18,13 +18,16 @@ public final class SqlErrors {
     public static final int H2_LOCK_TIMEOUT = 50200;
     /** H2 DEADLOCK_1 (SQLState 40001). */
     public static final int H2_DEADLOCK = 40001;
+    /** H2 CONCURRENT_UPDATE_1: another transaction changed the row (a serialization failure). */
+    public static final int H2_CONCURRENT_UPDATE = 90131;
 
     private SqlErrors() {
     }
 
     /**
      * True when the exception (or one chained to it by {@code getNextException} / cause) is a
-     * deadlock, a serialization failure (SQLState class 40, e.g. 40001), or a lock wait timeout.
+     * deadlock, a serialization failure (SQLState class 40, e.g. 40001; H2 90131), or a lock wait
+     * timeout (MySQL 1205, H2 50200).
      */
     public static boolean isLostRace(SQLException e) {
         int guard = 0;
@@ -55,6 +58,6 @@ public final class SqlErrors {
         }
         int code = s.getErrorCode();
         return code == MYSQL_DEADLOCK || code == MYSQL_LOCK_WAIT_TIMEOUT || code == H2_LOCK_TIMEOUT
-                || code == H2_DEADLOCK;
+                || code == H2_DEADLOCK || code == H2_CONCURRENT_UPDATE;
     }
 }

@@ -1,0 +1,39 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.StateUpdate;
+
+/**
+ * What {@link ClusterOperationGuard#enterScalingState} did for one scaling step.
+ *
+ * @param kind    what happened
+ * @param update  ENTERED / LOST_RACE: the compare-and-set that was tried; else null
+ * @param message TAKEN_SINCE / REFUSED / LOST_RACE: the message for the user; else null
+ */
+public record ScaleEntry<S, E>(Kind kind, StateUpdate<S, E> update, String message) {
+
+    /** The outcomes of one scaling step. */
+    public enum Kind {
+        /** Started from Created: change the stored settings only, no state change (re-read check passed). */
+        SETTINGS_ONLY,
+        /** This step moved the cluster into Scaling / ScalingStoppedCluster (first step). */
+        ENTERED,
+        /** An earlier step of this operation already moved the cluster: nothing to transition. */
+        ALREADY_ENTERED,
+        /** Started from Created, but a start has taken the cluster since: fail. */
+        TAKEN_SINCE,
+        /** This kind of scale may not start from the state it started from. */
+        REFUSED,
+        /** Another operation moved the cluster first: fail with "please retry"; nothing was moved. */
+        LOST_RACE
+    }
+
+    public ScaleEntry {
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    /** True when the scaling step goes ahead (SETTINGS_ONLY, ENTERED, ALREADY_ENTERED). */
+    public boolean mayProceed() {
+        return kind == Kind.SETTINGS_ONLY || kind == Kind.ENTERED || kind == Kind.ALREADY_ENTERED;
+    }
+}

@@ -1,0 +1,30 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+/**
+ * Observes the points of a {@link KubernetesClusterStatusScanner} pass, on the scanning thread:
+ * for monitoring, for simulations and for tests that interleave other writers between the
+ * scanner's reads and its compare-and-sets. Every method defaults to doing nothing; a listener
+ * that throws aborts the pass (after {@link #afterRecovery} of an update in flight).
+ */
+public interface ScanListener {
+
+    /** The orphan candidates were read (and that read committed); the job lookup comes next. */
+    default void candidatesRead() {
+    }
+
+    /** The IN_PROGRESS cluster jobs were read; the compare-and-sets come next. */
+    default void jobsRead() {
+    }
+
+    /** Just before the recovery compare-and-set of one orphan. */
+    default void beforeRecovery(long clusterId) {
+    }
+
+    /** Just after it ({@code hit} false on a miss, a lost race or a failure); always paired with beforeRecovery. */
+    default void afterRecovery(long clusterId, boolean hit) {
+    }
+
+    /** The Alert / Running clusters were listed (and their health asked); the steps come next. */
+    default void reconcileListed() {
+    }
+}

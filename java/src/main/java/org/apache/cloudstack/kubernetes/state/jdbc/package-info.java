@@ -1,0 +1,59 @@
+/**
+ * The database side of cks-state, on CloudStack's own tables: what {@code KubernetesClusterDaoImpl},
+ * the CKS action workers and the status scanner of {@code KubernetesClusterManagerImpl} become
+ * when every state write is a compare-and-set decided by the native state machine.
+ *
+ * <h2>Pieces</h2>
+ * <ul>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema}: DDL of the subset of the
+ *       {@code cloud} schema used here (kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
+ *       async_job, mshost) plus the optional cks_state_history; runs on MariaDB/MySQL and H2
+ *       ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}).</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao}: the only writer
+ *       of {@code kubernetes_cluster.state}: {@code UPDATE ... SET state=? WHERE id=? AND state=? AND
+ *       removed IS NULL}, true when the row changed.</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard}: the workers' rules
+ *       (enter, proceed, nothing to do, refuse, lost race; scaling entered once; completion only
+ *       from the state the operation moved the cluster to; Importing before the binaries ISO).</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup} and
+ *       {@link org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo}: the IN_PROGRESS cluster jobs
+ *       and their clusters, also for jobs of older servers that leave {@code instance_id} NULL.</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner}: orphan
+ *       recovery and Alert reconciliation / fault detection, with a constant number of statements
+ *       per pass plus one compare-and-set per cluster it moves.</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.StatementCounter}: a JDBC proxy that
+ *       counts the statements a pass executes.</li>
+ * </ul>
+ *
+ * <h2>Why the compare-and-set does not depend on found rows vs affected rows</h2>
+ * MySQL and MariaDB report 0 "affected" rows for an UPDATE that writes the value already stored,
+ * unless the client asks for found rows (MariaDB Connector/J {@code useAffectedRows=false}, its
+ * default). The DAO only writes transitions of the table, and the table has no self-loop (the DAO
+ * also refuses one without SQL): the new state always differs from the state the WHERE clause
+ * matched, so a matched row is a changed row and both modes report 1 for a hit, 0 for a miss. The
+ * tests run both modes on MariaDB and both READ COMMITTED and REPEATABLE READ on both databases.
+ *
+ * <h2>Lost races</h2>
+ * A deadlock or serialization failure (SQLState class 40, MySQL 1213, H2 40001/90131) or a lock wait
+ * timeout (MySQL 1205, H2 50200) during a compare-and-set means another writer had the row: the
+ * transaction is rolled back and the result is "not changed" (the worker fails with "please
+ * retry"), never an exception. Other SQL failures throw
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException}.
+ *
+ * <h2>Windows that remain (as upstream says)</h2>
+ * <ul>
+ *   <li>The compare-and-set is on the state only (there is no version column): if an operation
+ *       ends and another starts and reaches the same state between the scanner's reads and its
+ *       update, the scanner fails the new one.</li>
+ *   <li>Created has no scaling transition: a scale of a Created cluster re-reads the state just
+ *       before its settings change (TAKEN_SINCE if a start took it), but a start between that read
+ *       and the settings write is not caught.</li>
+ *   <li>Start from Alert/Error and destroy from Destroying proceed without a state change, so two
+ *       concurrent ones both go ahead; and a start that proceeds from Alert leaves the cluster in
+ *       Alert, so the Alert-to-Stopped reconciliation can still stop VMs such a start brought up if
+ *       it listed them all stopped just before.</li>
+ *   <li>Recovery trusts IN_PROGRESS jobs: a job garbage-collected while its operation still runs
+ *       (a lowered {@code job.expire.minutes}) lets the scanner fail a live operation.</li>
+ * </ul>
+ */
+package org.apache.cloudstack.kubernetes.state.jdbc;

@@ -1,0 +1,122 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The IN_PROGRESS cluster job lookup on CloudStack's async_job table. */
+class AsyncJobLookupTest {
+    private static final String START_CMD = "org.apache.cloudstack.api.command.user.kubernetes.cluster.StartKubernetesClusterCmd";
+
+    static Stream<Databases.Db> dbs() {
+        return Databases.all();
+    }
+
+    private static AsyncJobLookup.ClusterJobs lookup(Databases.Db db, StatementCounter counter) throws SQLException {
+        try (Connection c = counter.open()) {
+            return new AsyncJobLookup().inProgressClusterJobs(c);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} which jobs count and how their cluster is found")
+    @MethodSource("dbs")
+    void whichJobsAndTheirClusters(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long a = f.cluster(State.Scaling);
+        long b = f.cluster(State.Upgrading);
+        long gone = f.cluster(State.Destroyed);
+        f.remove(gone);
+        long byId = f.job(0, "KubernetesCluster", a, Fixtures.SCALE_CMD, null, false);
+        long byIdRemovedRow = f.job(0, "KubernetesCluster", b, Fixtures.SCALE_CMD, null, true);
+        long byUuid = f.job(0, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(b)), false);
+        long byUuidOfRemoved = f.job(0, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(gone)), false);
+        long idWins = f.job(0, "KubernetesCluster", a, START_CMD, Fixtures.cmdInfo(f.uuid(b)), false);
+        long noType = f.job(0, null, null, START_CMD, Fixtures.cmdInfo(f.uuid(a)), false);
+        long unknown = f.job(0, "KubernetesCluster", null, START_CMD, "{\"id\":\"" + UUID.randomUUID() + "\"}", false);
+        // Not cluster jobs, or not in progress.
+        f.job(0, "VirtualMachine", a, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
+        f.job(0, null, null, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", Fixtures.cmdInfo(f.uuid(a)), false);
+        f.job(1, "KubernetesCluster", a, Fixtures.SCALE_CMD, null, false);
+        f.job(2, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(a)), true);
+        f.job(3, "KubernetesCluster", b, START_CMD, null, false);
+
+        StatementCounter counter = new StatementCounter(db.source());
+        AsyncJobLookup.ClusterJobs jobs = lookup(db, counter);
+        Map<Long, AsyncJobLookup.ClusterJob> byJob = new HashMap<>();
+        jobs.jobs().forEach(j -> byJob.put(j.jobId(), j));
+        assertEquals(Map.of(
+                byId, new AsyncJobLookup.ClusterJob(byId, a, AsyncJobLookup.Source.INSTANCE_ID),
+                byIdRemovedRow, new AsyncJobLookup.ClusterJob(byIdRemovedRow, b, AsyncJobLookup.Source.INSTANCE_ID),
+                byUuid, new AsyncJobLookup.ClusterJob(byUuid, b, AsyncJobLookup.Source.CMD_INFO_UUID),
+                byUuidOfRemoved, new AsyncJobLookup.ClusterJob(byUuidOfRemoved, gone, AsyncJobLookup.Source.CMD_INFO_UUID),
+                idWins, new AsyncJobLookup.ClusterJob(idWins, a, AsyncJobLookup.Source.INSTANCE_ID),
+                noType, new AsyncJobLookup.ClusterJob(noType, a, AsyncJobLookup.Source.CMD_INFO_UUID),
+                unknown, new AsyncJobLookup.ClusterJob(unknown, -1, AsyncJobLookup.Source.UNKNOWN)), byJob);
+        assertTrue(jobs.anyUnknown());
+        assertEquals(2, counter.count(), "one query for the jobs, one for all the uuids");
+    }
+
+    @ParameterizedTest(name = "{0} no uuid to resolve: a single statement")
+    @MethodSource("dbs")
+    void singleStatementWithoutUuids(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long a = f.cluster(State.Scaling);
+        f.jobWithInstanceId(a);
+        f.job(0, "KubernetesCluster", null, START_CMD, "{malformed", false);
+        StatementCounter counter = new StatementCounter(db.source());
+        AsyncJobLookup.ClusterJobs jobs = lookup(db, counter);
+        assertEquals(2, jobs.jobs().size());
+        assertEquals(1, counter.count());
+        assertTrue(jobs.anyUnknown());
+        assertEquals(List.of(a, -1L), java.util.Arrays.stream(jobs.clusterIds()).boxed().sorted((x, y) ->
+                Long.compare(y, x)).toList());
+    }
+
+    @ParameterizedTest(name = "{0} many uuid-only jobs: statements grow by one per 500 uuids, not per job")
+    @MethodSource("dbs")
+    void manyUuidOnlyJobs(Databases.Db db) throws SQLException {
+        db.reset();
+        int n = 700;
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement cl = c.prepareStatement(
+                    "INSERT INTO kubernetes_cluster (id, uuid, name, state, created) VALUES (?, ?, ?, 'Scaling', CURRENT_TIMESTAMP)");
+                    PreparedStatement job = c.prepareStatement("INSERT INTO async_job (job_status, instance_type,"
+                            + " job_cmd, job_cmd_info) VALUES (0, 'KubernetesCluster', ?, ?)")) {
+                for (int i = 1; i <= n; i++) {
+                    String uuid = UUID.randomUUID().toString();
+                    cl.setLong(1, 100_000 + i);
+                    cl.setString(2, uuid);
+                    cl.setString(3, "c" + i);
+                    cl.addBatch();
+                    job.setString(1, Fixtures.SCALE_CMD);
+                    job.setString(2, Fixtures.cmdInfo(uuid));
+                    job.addBatch();
+                }
+                cl.executeBatch();
+                job.executeBatch();
+            }
+            c.commit();
+        }
+        StatementCounter counter = new StatementCounter(db.source());
+        AsyncJobLookup.ClusterJobs jobs = lookup(db, counter);
+        assertEquals(n, jobs.jobs().size());
+        assertFalse(jobs.anyUnknown());
+        assertEquals(1 + 2, counter.count(), "jobs + ceil(700 / 500) uuid queries");
+        assertEquals(n, java.util.Arrays.stream(jobs.clusterIds()).filter(id -> id > 100_000).distinct().count());
+    }
+}

@@ -1,0 +1,135 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The databases every DB test runs against: embedded H2 in MySQL mode and a real MariaDB server
+ * (JDBC URL from system property {@code cks.mariadb.url}, which Maven sets from
+ * {@code -Dmariadb.url}). Each case is one database x driver mode x isolation level; its
+ * {@code toString()} starts with {@code [h2]} or {@code [mariadb]} for the display names.
+ *
+ * <p>When the MariaDB URL is empty the MariaDB cases FAIL (never skip) with a message telling how
+ * to start the server.
+ */
+final class Databases {
+    static final String MARIADB_URL_PROPERTY = "cks.mariadb.url";
+    private static final Set<String> READY = ConcurrentHashMap.newKeySet();
+
+    private Databases() {
+    }
+
+    /** Driver modes: how the server reports the rows of an UPDATE. */
+    enum RowsMode {
+        /** Default of MariaDB Connector/J: rows matched by the WHERE clause. */
+        FOUND_ROWS("found-rows"),
+        /** {@code useAffectedRows=true}: rows whose values changed. */
+        AFFECTED_ROWS("affected-rows");
+
+        final String label;
+
+        RowsMode(String label) {
+            this.label = label;
+        }
+    }
+
+    /** One database x rows mode x isolation level. */
+    static final class Db {
+        final String kind;
+        final RowsMode rows;
+        final int isolation;
+
+        Db(String kind, RowsMode rows, int isolation) {
+            this.kind = kind;
+            this.rows = rows;
+            this.isolation = isolation;
+        }
+
+        boolean isMariaDb() {
+            return kind.equals("mariadb");
+        }
+
+        String isolationLabel() {
+            return isolation == Connection.TRANSACTION_READ_COMMITTED ? "READ COMMITTED" : "REPEATABLE READ";
+        }
+
+        @Override
+        public String toString() {
+            return "[" + kind + "] " + (isMariaDb() ? rows.label + ", " : "") + isolationLabel();
+        }
+
+        String url() {
+            if (!isMariaDb()) {
+                String name = "cks_" + (isolation == Connection.TRANSACTION_READ_COMMITTED ? "rc" : "rr");
+                return "jdbc:h2:mem:" + name + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
+            }
+            String base = System.getProperty(MARIADB_URL_PROPERTY, "").trim();
+            if (base.isEmpty() || base.startsWith("${")) {
+                fail("MariaDB test case " + this + ": system property " + MARIADB_URL_PROPERTY + " is empty. Run"
+                        + " `make test`, or start the throwaway server with `scripts/mariadb.sh start` and pass"
+                        + " -Dmariadb.url=\"$(../scripts/mariadb.sh url)\" to Maven.");
+            }
+            return base + (base.contains("?") ? "&" : "?") + "useAffectedRows="
+                    + (rows == RowsMode.AFFECTED_ROWS);
+        }
+
+        /** A new connection with this case's isolation level (auto-commit on). */
+        Connection connect() throws SQLException {
+            Connection c = DriverManager.getConnection(url());
+            c.setTransactionIsolation(isolation);
+            return c;
+        }
+
+        /** A connection source for the library under test. */
+        ConnectionSource source() {
+            return this::connect;
+        }
+
+        /** Creates the schema (once per database) and deletes every row: a clean database. */
+        void reset() throws SQLException {
+            try (Connection c = connect()) {
+                String key = isMariaDb() ? "mariadb" : url();
+                if (READY.add(key)) {
+                    CloudStackSchema.create(c);
+                    CloudStackSchema.createHistory(c);
+                }
+                try (Statement st = c.createStatement()) {
+                    for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
+                        st.executeUpdate("DELETE FROM " + table);
+                    }
+                    st.executeUpdate("DELETE FROM cks_state_history");
+                }
+            }
+        }
+    }
+
+    /** Every database case: H2 x 2 isolation levels, MariaDB x 2 rows modes x 2 isolation levels. */
+    static Stream<Db> all() {
+        return Stream.of(
+                new Db("h2", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED),
+                new Db("h2", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
+                new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
+                new Db("mariadb", RowsMode.AFFECTED_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
+                new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED),
+                new Db("mariadb", RowsMode.AFFECTED_ROWS, Connection.TRANSACTION_READ_COMMITTED));
+    }
+
+    /** One case per database (REPEATABLE READ, the MySQL default; found rows, the driver default). */
+    static Stream<Db> perDatabase() {
+        return Stream.of(
+                new Db("h2", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
+                new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ));
+    }
+
+    /** MariaDB only (contention). */
+    static Db mariadb() {
+        return new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ);
+    }
+}

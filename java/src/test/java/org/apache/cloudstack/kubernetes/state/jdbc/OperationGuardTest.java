@@ -1,0 +1,343 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.Operation;
+import org.apache.cloudstack.kubernetes.state.Outcome;
+import org.apache.cloudstack.kubernetes.state.ScaleKind;
+import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The workers' state rules (upstream KubernetesClusterActionWorkerTest and the scaling worker's tests). */
+class OperationGuardTest {
+
+    static Stream<Databases.Db> dbs() {
+        return Databases.all();
+    }
+
+    private static ClusterOperationGuard<State, Event> guard(Databases.Db db) {
+        return new ClusterOperationGuard<>(new Fixtures(db).dao());
+    }
+
+    @ParameterizedTest(name = "{0} transitToOperationState moves the cluster")
+    @MethodSource("dbs")
+    void transitMovesTheCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        OperationEntry<State, Event> entry = guard(db).transitToOperationState(id, Operation.UPGRADE);
+        assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
+        assertTrue(entry.mayProceed());
+        assertEquals(State.Running, entry.startedFrom());
+        assertEquals(State.Upgrading, entry.movedTo());
+        assertEquals(State.Upgrading, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} an operation fails when another moved the cluster first, moving nothing")
+    @MethodSource("dbs")
+    void failsWhenAnotherOperationMovedTheClusterFirst(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        // Both workers loaded the cluster in Running; the scale gets there first.
+        assertEquals(OperationEntry.Kind.ENTERED, guard.transitToOperationState(id, Operation.SCALE, State.Running).kind());
+        OperationEntry<State, Event> upgrade = guard.transitToOperationState(id, Operation.UPGRADE, State.Running);
+        assertEquals(OperationEntry.Kind.LOST_RACE, upgrade.kind());
+        assertFalse(upgrade.mayProceed());
+        assertNull(upgrade.movedTo());
+        assertTrue(upgrade.message().contains("please retry"), upgrade.message());
+        assertEquals(State.Scaling, f.state(id), "the loser moved nothing");
+        // And its failure path leaves the winner's state alone.
+        assertFalse(guard.complete(id, upgrade, Outcome.FAILED));
+        assertEquals(State.Scaling, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} refused without a transition unless an exemption proceeds; done is nothing to do")
+    @MethodSource("dbs")
+    void refusedWithoutATransitionUnlessExempt(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+
+        long stopped = f.cluster(State.Stopped);
+        OperationEntry<State, Event> add = guard.transitToOperationState(stopped, Operation.ADD_NODES);
+        assertEquals(OperationEntry.Kind.REFUSED, add.kind());
+        assertNotNull(add.message());
+        assertEquals(State.Stopped, f.state(stopped));
+
+        long scaling = f.cluster(State.Scaling);
+        assertEquals(OperationEntry.Kind.REFUSED, guard.transitToOperationState(scaling, Operation.STOP).kind());
+        assertEquals(OperationEntry.Kind.REFUSED, guard.transitToOperationState(scaling, Operation.DESTROY).kind());
+        assertEquals(State.Scaling, f.state(scaling));
+
+        long alert = f.cluster(State.Alert);
+        OperationEntry<State, Event> start = guard.transitToOperationState(alert, Operation.START);
+        assertEquals(OperationEntry.Kind.PROCEEDED, start.kind());
+        assertTrue(start.mayProceed());
+        assertNull(start.movedTo());
+        assertEquals(State.Alert, f.state(alert));
+        assertFalse(guard.complete(alert, start, Outcome.SUCCEEDED), "proceeded: completes without a change");
+        assertEquals(State.Alert, f.state(alert));
+
+        long destroying = f.cluster(State.Destroying);
+        assertEquals(OperationEntry.Kind.PROCEEDED, guard.transitToOperationState(destroying, Operation.DESTROY).kind());
+
+        long running = f.cluster(State.Running);
+        assertEquals(OperationEntry.Kind.NOTHING_TO_DO, guard.transitToOperationState(running, Operation.START).kind());
+        assertEquals(OperationEntry.Kind.NOTHING_TO_DO, guard.transitToOperationState(stopped, Operation.STOP).kind());
+        assertEquals(State.Running, f.state(running));
+
+        OperationEntry<State, Event> missing = guard.transitToOperationState(running + 1000, Operation.STOP);
+        assertEquals(OperationEntry.Kind.REFUSED, missing.kind());
+        assertTrue(missing.message().contains("not found"));
+    }
+
+    @ParameterizedTest(name = "{0} failOperationIfStillIn leaves a cluster that has moved on")
+    @MethodSource("dbs")
+    void failOperationIfStillInLeavesAMovedOnCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        long id = f.cluster(State.Running);
+        OperationEntry<State, Event> upgrade = guard.transitToOperationState(id, Operation.UPGRADE);
+        assertEquals(State.Upgrading, upgrade.movedTo());
+        // The scanner (or an operator) moved it on meanwhile.
+        f.setState(id, State.Running);
+        assertFalse(guard.failOperationIfStillIn(id, State.Upgrading));
+        assertEquals(State.Running, f.state(id));
+
+        long other = f.cluster(State.Running);
+        assertEquals(State.Upgrading, guard.transitToOperationState(other, Operation.UPGRADE).movedTo());
+        assertTrue(guard.failOperationIfStillIn(other, State.Upgrading));
+        assertEquals(State.Alert, f.state(other));
+
+        long third = f.cluster(State.Running);
+        OperationEntry<State, Event> remove = guard.transitToOperationState(third, Operation.REMOVE_NODES);
+        assertTrue(guard.succeedOperationIfStillIn(third, remove.movedTo()));
+        assertEquals(State.Running, f.state(third));
+        assertFalse(guard.failOperationIfStillIn(third, null), "nothing moved: leave it");
+    }
+
+    @ParameterizedTest(name = "{0} a create failure in Starting may go to Error")
+    @MethodSource("dbs")
+    void createFailure(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        long id = f.cluster(State.Created);
+        OperationEntry<State, Event> start = guard.transitToOperationState(id, Operation.START);
+        assertEquals(State.Starting, start.movedTo());
+        assertTrue(guard.complete(id, start, Outcome.CREATE_FAILED));
+        assertEquals(State.Error, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} enterScalingState transitions once for all steps of an operation")
+    @MethodSource("dbs")
+    void enterScalingStateOnceForAllSteps(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        StatementCounter counter = new StatementCounter(db.source());
+        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, counter));
+        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Running);
+
+        ScaleEntry<State, Event> first = guard.enterScalingState(scale, id);
+        assertEquals(ScaleEntry.Kind.ENTERED, first.kind());
+        assertTrue(scale.movedCluster());
+        assertEquals(State.Scaling, f.state(id));
+        assertEquals(2, counter.count(), "one read, one compare-and-set");
+        counter.reset();
+        for (int step = 0; step < 3; step++) {
+            ScaleEntry<State, Event> later = guard.enterScalingState(scale, id);
+            assertEquals(ScaleEntry.Kind.ALREADY_ENTERED, later.kind());
+            assertTrue(later.mayProceed());
+        }
+        assertEquals(0, counter.count(), "later steps neither read nor write");
+        assertTrue(guard.completeScale(scale, id, true));
+        assertEquals(State.Running, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} a scale of a Stopped cluster enters ScalingStoppedCluster and fails to Alert")
+    @MethodSource("dbs")
+    void stoppedClusterScaling(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Stopped);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        ScaleOperation<State, Event> offering = Fixtures.MACHINE.beginScale(ScaleKind.OFFERING_CHANGE, State.Stopped);
+        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(offering, id).kind());
+        assertEquals(State.ScalingStoppedCluster, f.state(id));
+        assertTrue(guard.completeScale(offering, id, false));
+        assertEquals(State.Alert, f.state(id));
+
+        long other = f.cluster(State.Stopped);
+        ScaleOperation<State, Event> sizeChange = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Stopped);
+        ScaleEntry<State, Event> refused = guard.enterScalingState(sizeChange, other);
+        assertEquals(ScaleEntry.Kind.REFUSED, refused.kind());
+        assertNotNull(refused.message());
+        assertEquals(State.Stopped, f.state(other));
+    }
+
+    @ParameterizedTest(name = "{0} enterScalingState fails when another operation got there first")
+    @MethodSource("dbs")
+    void enterScalingStateFailsWhenAnotherGotThereFirst(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        ScaleOperation<State, Event> first = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Running);
+        ScaleOperation<State, Event> second = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_DOWN, State.Running);
+        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(first, id).kind());
+        ScaleEntry<State, Event> late = guard.enterScalingState(second, id);
+        assertFalse(late.mayProceed(), late.toString());
+        assertNotNull(late.message());
+        assertFalse(second.movedCluster());
+        assertEquals(State.Scaling, f.state(id));
+        // The loser's failure (or a validation failure before entering) never fails the other's Scaling.
+        assertFalse(guard.completeScale(second, id, false));
+        assertEquals(State.Scaling, f.state(id));
+        assertTrue(guard.completeScale(first, id, false));
+        assertEquals(State.Alert, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} enterScalingState loses the race between its read and its compare-and-set")
+    @MethodSource("dbs")
+    void enterScalingStateLostRace(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        // A source that lets an upgrade take the cluster right after the scale worker's read.
+        ConnectionSource racing = new ConnectionSource() {
+            private int opened;
+
+            @Override
+            public java.sql.Connection open() throws SQLException {
+                if (opened++ == 1) {
+                    f.setState(id, State.Upgrading);
+                }
+                return db.connect();
+            }
+        };
+        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, racing));
+        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.AUTOSCALE, State.Running);
+        ScaleEntry<State, Event> entry = guard.enterScalingState(scale, id);
+        assertEquals(ScaleEntry.Kind.LOST_RACE, entry.kind());
+        assertTrue(entry.message().contains("please retry"));
+        assertFalse(scale.movedCluster());
+        assertEquals(State.Upgrading, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} enterScalingState leaves a never-started cluster in its state")
+    @MethodSource("dbs")
+    void enterScalingStateLeavesACreatedCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Created);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Created);
+        ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, step.kind());
+        assertTrue(step.mayProceed());
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, guard.enterScalingState(scale, id).kind());
+        assertFalse(scale.movedCluster());
+        assertEquals(State.Created, f.state(id));
+        assertFalse(guard.completeScale(scale, id, false), "settings only: the state is left alone");
+        assertEquals(State.Created, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} enterScalingState fails for a Created cluster that a start has taken since")
+    @MethodSource("dbs")
+    void enterScalingStateFailsWhenAStartTookTheCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Created);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Created);
+        assertEquals(OperationEntry.Kind.ENTERED, guard.transitToOperationState(id, Operation.START).kind());
+        ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
+        assertEquals(ScaleEntry.Kind.TAKEN_SINCE, step.kind());
+        assertNotNull(step.message());
+        assertEquals(State.Starting, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} add nodes enters Importing before the binaries ISO is attached")
+    @MethodSource("dbs")
+    void addNodesEntersImportingBeforeTheIso(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        ClusterOperationGuard<State, Event> guard = guard(db);
+        long id = f.cluster(State.Running);
+        List<State> seenByHook = new ArrayList<>();
+        OperationEntry<State, Event> entry = guard.addNodes(id, () -> {
+            try {
+                seenByHook.add(f.state(id));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
+        assertEquals(List.of(State.Importing), seenByHook, "the ISO is attached once, after Importing");
+        assertTrue(guard.succeedOperationIfStillIn(id, entry.movedTo()));
+        assertEquals(State.Running, f.state(id));
+
+        // Refused (Stopped) and taken (Scaling): the hook never runs.
+        long stopped = f.cluster(State.Stopped);
+        long scaling = f.cluster(State.Scaling);
+        int[] runs = {0};
+        assertEquals(OperationEntry.Kind.REFUSED, guard.addNodes(stopped, () -> runs[0]++).kind());
+        assertEquals(OperationEntry.Kind.REFUSED, guard.addNodes(scaling, () -> runs[0]++).kind());
+        assertEquals(0, runs[0]);
+        assertEquals(State.Stopped, f.state(stopped));
+        assertEquals(State.Scaling, f.state(scaling));
+
+        // The hook fails: the add that moved the cluster fails it.
+        long failing = f.cluster(State.Running);
+        IllegalStateException boom = new IllegalStateException("attach failed");
+        assertSame(boom, assertThrows(IllegalStateException.class, () -> guard.addNodes(failing, () -> {
+            throw boom;
+        })));
+        assertEquals(State.Alert, f.state(failing));
+    }
+
+    @ParameterizedTest(name = "{0} add nodes: the hook is not run when the race is lost")
+    @MethodSource("dbs")
+    void addNodesLostRaceRunsNoHook(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        ConnectionSource racing = new ConnectionSource() {
+            private int opened;
+
+            @Override
+            public java.sql.Connection open() throws SQLException {
+                if (opened++ == 1) {
+                    f.setState(id, State.RemovingNodes);
+                }
+                return db.connect();
+            }
+        };
+        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, racing));
+        int[] runs = {0};
+        OperationEntry<State, Event> entry = guard.addNodes(id, () -> runs[0]++);
+        assertEquals(OperationEntry.Kind.LOST_RACE, entry.kind());
+        assertEquals(0, runs[0]);
+        assertEquals(State.RemovingNodes, f.state(id));
+    }
+}

@@ -1,0 +1,255 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** KubernetesClusterStateDao on H2 and MariaDB, both rows modes, both isolation levels. */
+class StateDaoTest {
+
+    static java.util.stream.Stream<Databases.Db> dbs() {
+        return Databases.all();
+    }
+
+    @ParameterizedTest(name = "{0} update is restricted to the current state and false when no row changed")
+    @MethodSource("dbs")
+    void updateIsRestrictedToTheCurrentState(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        long other = f.cluster(State.Running);
+        StatementCounter counter = new StatementCounter(db.source());
+        KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE, counter);
+
+        assertTrue(dao.updateState(id, State.Running, Event.StopRequested));
+        assertEquals(State.Stopping, f.state(id));
+        assertEquals(List.of(KubernetesClusterStateDao.CAS_SQL), counter.statements(), "exactly one UPDATE");
+
+        // The same compare-and-set again: the row is no longer in Running, nothing changes.
+        assertFalse(dao.updateState(id, State.Running, Event.StopRequested));
+        assertEquals(State.Stopping, f.state(id));
+        // A valid transition from a state the cluster is not in.
+        assertFalse(dao.updateState(id, State.Stopped, Event.StartRequested));
+        assertEquals(State.Stopping, f.state(id));
+        assertEquals(State.Running, f.state(other), "only the row with this id");
+
+        assertTrue(dao.updateState(id, State.Stopping, Event.OperationSucceeded));
+        assertEquals(State.Stopped, f.state(id));
+        assertEquals(4, counter.count());
+    }
+
+    @ParameterizedTest(name = "{0} no transition: false without any SQL")
+    @MethodSource("dbs")
+    void noTransitionWritesNothing(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        StatementCounter counter = new StatementCounter(db.source());
+        KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE, counter);
+
+        assertFalse(dao.updateState(id, State.Running, Event.StartRequested));
+        assertFalse(dao.updateState(id, State.Destroyed, Event.StartRequested));
+        assertFalse(dao.apply(id, new StateUpdate<>(State.Running, Event.StopRequested, State.Stopped)),
+                "an update whose target is not the table's");
+        assertEquals(0, counter.count());
+        assertEquals(State.Running, f.state(id));
+        assertThrows(NullPointerException.class, () -> dao.updateState(id, null, Event.StopRequested));
+    }
+
+    @ParameterizedTest(name = "{0} removed or missing cluster is never written")
+    @MethodSource("dbs")
+    void removedClusterIsNeverWritten(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        f.remove(id);
+        KubernetesClusterStateDao<State, Event> dao = f.dao();
+        assertFalse(dao.updateState(id, State.Running, Event.StopRequested));
+        assertEquals(State.Running, f.state(id));
+        assertNull(dao.findState(id));
+        assertFalse(dao.updateState(id + 1000, State.Running, Event.StopRequested));
+    }
+
+    @ParameterizedTest(name = "{0} driver rows mode is real and the answer does not depend on it")
+    @MethodSource("dbs")
+    void rowsModeDoesNotChangeTheAnswer(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Alert);
+        // Show which mode the connection really is in: a same-value UPDATE reports 1 found row but
+        // 0 affected rows on MariaDB (H2 always reports the rows found).
+        int sameValue;
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            sameValue = st.executeUpdate("UPDATE kubernetes_cluster SET state = state WHERE id = " + id);
+        }
+        int expected = db.isMariaDb() && db.rows == Databases.RowsMode.AFFECTED_ROWS ? 0 : 1;
+        assertEquals(expected, sameValue, "driver mode of " + db);
+
+        KubernetesClusterStateDao<State, Event> dao = f.dao();
+        assertTrue(dao.updateState(id, State.Alert, Event.RecoveryRequested));
+        assertFalse(dao.updateState(id, State.Alert, Event.RecoveryRequested));
+        assertTrue(dao.updateState(id, State.Recovering, Event.OperationSucceeded));
+        assertEquals(State.Running, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} a lock wait timeout is a lost race: false, no exception")
+    @MethodSource("dbs")
+    void lockWaitTimeoutIsALostRace(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        ConnectionSource impatient = () -> {
+            Connection c = db.connect();
+            try (Statement st = c.createStatement()) {
+                st.execute(db.isMariaDb() ? "SET SESSION innodb_lock_wait_timeout = 1" : "SET LOCK_TIMEOUT 300");
+            }
+            return c;
+        };
+        KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE, impatient);
+        try (Connection holder = db.connect()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement ps = holder.prepareStatement(
+                    "UPDATE kubernetes_cluster SET state = 'Upgrading' WHERE id = ?")) {
+                ps.setLong(1, id);
+                assertEquals(1, ps.executeUpdate());
+            }
+            assertFalse(dao.updateState(id, State.Running, Event.StopRequested), "lost the race to the lock holder");
+            holder.rollback();
+        }
+        assertEquals(State.Running, f.state(id));
+        assertTrue(dao.updateState(id, State.Running, Event.StopRequested));
+    }
+
+    static java.util.stream.Stream<Databases.Db> mariadbRepeatableRead() {
+        return Databases.all().filter(d -> d.isMariaDb() && d.isolation == Connection.TRANSACTION_REPEATABLE_READ);
+    }
+
+    @ParameterizedTest(name = "{0} a real deadlock (MySQL 1213) is a lost race: false, no exception, nothing recorded")
+    @MethodSource("mariadbRepeatableRead")
+    void deadlockIsALostRace(Databases.Db db) throws Exception {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        for (int i = 0; i < 20; i++) {
+            f.cluster(State.Stopped);
+        }
+        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(1L);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection other = db.connect()) {
+            other.setAutoCommit(false);
+            try (Statement st = other.createStatement()) {
+                // A heavier transaction (20 rows changed) that holds the history table's gap lock...
+                assertEquals(20, st.executeUpdate("UPDATE kubernetes_cluster SET node_count = node_count + 1"
+                        + " WHERE state = 'Stopped'"));
+                st.executeQuery("SELECT id FROM cks_state_history WHERE id > 0 FOR UPDATE").close();
+                // ...the DAO updates the cluster, then blocks inserting its history row...
+                java.util.concurrent.Future<Boolean> result = pool.submit(
+                        () -> dao.updateState(id, State.Running, Event.StopRequested));
+                Thread.sleep(400);
+                // ...and this transaction now waits for the DAO's row: a deadlock; InnoDB rolls back
+                // the smaller transaction, the DAO's.
+                assertEquals(1, st.executeUpdate("UPDATE kubernetes_cluster SET state = 'Upgrading' WHERE id = " + id
+                        + " AND state = 'Running'"));
+                assertFalse(result.get(30, java.util.concurrent.TimeUnit.SECONDS), "lost the race, no exception");
+            }
+            other.commit();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(State.Upgrading, f.state(id));
+        assertEquals(0, f.count("SELECT COUNT(*) FROM cks_state_history"));
+    }
+
+    static java.util.stream.Stream<Databases.Db> perDatabase() {
+        return Databases.perDatabase();
+    }
+
+    @ParameterizedTest(name = "{0} works through a pooled DataSource (ConnectionSource.of)")
+    @MethodSource("perDatabase")
+    void worksThroughADataSource(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Stopped);
+        javax.sql.DataSource ds;
+        if (db.isMariaDb()) {
+            ds = new org.mariadb.jdbc.MariaDbDataSource(db.url());
+        } else {
+            org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+            h2.setURL(db.url());
+            ds = h2;
+        }
+        KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE,
+                ConnectionSource.of(ds));
+        assertEquals(State.Stopped, dao.findState(id));
+        assertTrue(dao.updateState(id, State.Stopped, Event.DestroyRequested));
+        assertEquals(State.Destroying, dao.findState(id));
+    }
+
+    @ParameterizedTest(name = "{0} other SQL failures throw StateStoreException")
+    @MethodSource("dbs")
+    void otherFailuresThrow(Databases.Db db) throws SQLException {
+        db.reset();
+        ConnectionSource broken = () -> {
+            throw new SQLException("Communications link failure", "08S01");
+        };
+        KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE, broken);
+        StateStoreException e = assertThrows(StateStoreException.class,
+                () -> dao.updateState(1, State.Running, Event.StopRequested));
+        assertEquals("08S01", e.sqlException().getSQLState());
+    }
+
+    @ParameterizedTest(name = "{0} history: one row per change, in the same transaction")
+    @MethodSource("dbs")
+    void historyRecordsEveryChange(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Created);
+        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(345049103441L);
+        assertTrue(dao.recordsHistory());
+        assertFalse(f.dao().recordsHistory(), "off by default");
+
+        assertTrue(dao.updateState(id, State.Created, Event.StartRequested));
+        assertFalse(dao.updateState(id, State.Created, Event.StartRequested), "a miss records nothing");
+        assertTrue(dao.updateState(id, State.Starting, Event.OperationSucceeded));
+        assertEquals(2, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id));
+        assertEquals(1, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id
+                + " AND from_state = 'Created' AND to_state = 'Starting' AND event = 'StartRequested'"
+                + " AND msid = 345049103441 AND `at` IS NOT NULL"));
+        assertEquals(1, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id
+                + " AND from_state = 'Starting' AND to_state = 'Running' AND event = 'OperationSucceeded'"));
+    }
+
+    @ParameterizedTest(name = "{0} history insert failing rolls the state change back")
+    @MethodSource("dbs")
+    void historyFailureRollsBack(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        // A history table that rejects the row (event too long for it) proves both run in one transaction.
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE cks_state_history MODIFY `event` varchar(3) NOT NULL");
+        }
+        try {
+            KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(null);
+            assertThrows(StateStoreException.class, () -> dao.updateState(id, State.Running, Event.StopRequested));
+            assertEquals(State.Running, f.state(id), "the UPDATE was rolled back with the failed insert");
+        } finally {
+            try (Connection c = db.connect(); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE cks_state_history MODIFY `event` varchar(64) NOT NULL");
+            }
+        }
+    }
+}

@@ -1,0 +1,456 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The status scanner (upstream KubernetesClusterManagerImplTest's scenarios), on real databases. */
+class StatusScannerTest {
+
+    static Stream<Databases.Db> dbs() {
+        return Databases.all();
+    }
+
+    private static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StatementCounter counter) {
+        return new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()),
+                counter);
+    }
+
+    @ParameterizedTest(name = "{0} recovery fails only operations with no job")
+    @MethodSource("dbs")
+    void recoveryFailsOnlyOperationsWithNoJob(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long orphanScaling = f.cluster(State.Scaling);
+        long orphanUpgrading = f.cluster(State.Upgrading);
+        long withJob = f.cluster(State.Upgrading);
+        f.jobWithInstanceId(withJob);
+        long withUuidJob = f.cluster(State.Scaling);
+        f.jobWithUuidOnly(withUuidJob); // older server: instance_id NULL, resolved from job_cmd_info
+        long withRemovedJobRow = f.cluster(State.Importing);
+        f.job(0, "KubernetesCluster", withRemovedJobRow, Fixtures.SCALE_CMD, null, true);
+        long finishedJobOnly = f.cluster(State.RemovingNodes);
+        f.job(2, "KubernetesCluster", finishedJobOnly, Fixtures.SCALE_CMD, null, true); // FAILED by a restart
+        long running = f.cluster(State.Running);
+        long alert = f.cluster(State.Alert);
+        long removed = f.cluster(State.Stopping);
+        f.remove(removed);
+        long external = f.cluster(State.Scaling, "ExternalManaged", 1);
+        f.job(0, "VirtualMachine", orphanScaling, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
+
+        StatementCounter counter = new StatementCounter(db.source());
+        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+
+        assertEquals(RecoveryResult.Kind.RECOVERED, result.kind());
+        assertEquals(Set.of(orphanScaling, orphanUpgrading, withJob, withUuidJob, withRemovedJobRow, finishedJobOnly),
+                Set.copyOf(result.candidateIds()));
+        assertEquals(Set.of(orphanScaling, orphanUpgrading, finishedJobOnly), Set.copyOf(result.recoveredIds()));
+        assertEquals(List.of(), result.missedIds());
+        assertEquals(State.Alert, f.state(orphanScaling));
+        assertEquals(State.Alert, f.state(orphanUpgrading));
+        assertEquals(State.Alert, f.state(finishedJobOnly));
+        assertEquals(State.Upgrading, f.state(withJob));
+        assertEquals(State.Scaling, f.state(withUuidJob));
+        assertEquals(State.Importing, f.state(withRemovedJobRow));
+        assertEquals(State.Running, f.state(running));
+        assertEquals(State.Alert, f.state(alert));
+        assertEquals(State.Stopping, f.state(removed));
+        assertEquals(State.Scaling, f.state(external), "only CloudManaged clusters");
+        // candidates + jobs + uuid resolution + one compare-and-set per orphan
+        assertEquals(3 + 3, result.statements());
+        assertEquals(result.statements(), counter.count());
+    }
+
+    @ParameterizedTest(name = "{0} recovery waits while a job of unknown cluster is in progress")
+    @MethodSource("dbs")
+    void waitsOnAJobOfUnknownCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long orphan = f.cluster(State.Scaling);
+        long unknown = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"response\":\"json\"}", false);
+        StatementCounter counter = new StatementCounter(db.source());
+
+        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+        assertEquals(RecoveryResult.Kind.WAITED, result.kind());
+        assertEquals(List.of(unknown), result.unknownJobIds());
+        assertEquals(List.of(), result.recoveredIds());
+        assertEquals(State.Scaling, f.state(orphan));
+        assertEquals(2, result.statements(), "no uuid to resolve, no compare-and-set");
+
+        // Once that job ends, the orphan is recovered.
+        f.update("UPDATE async_job SET job_status = 2 WHERE id = " + unknown);
+        RecoveryResult next = scanner(db, counter).recoverOrphanedOperationStates();
+        assertEquals(List.of(orphan), next.recoveredIds());
+        assertEquals(State.Alert, f.state(orphan));
+    }
+
+    @ParameterizedTest(name = "{0} malformed job_cmd_info or an unknown uuid makes the scanner wait, never throw")
+    @MethodSource("dbs")
+    void malformedJobCmdInfoNeverThrows(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long orphan = f.cluster(State.Stopping);
+        List<Long> jobs = new ArrayList<>();
+        for (String info : new String[] {null, "", "{", "{\"id\":", "not json", "{\"id\":42}", "[\"id\",\"x\"]",
+            "{\"id\":\"no-such-cluster-uuid\"}", "{\"ctxDetails\":\"{\\\"id\\\":\\\"x\\\"}\"}"}) {
+            jobs.add(f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, info, false));
+        }
+        // A job that records no resource type at all, of a CKS cluster command: counted too.
+        jobs.add(f.job(0, null, null, Fixtures.SCALE_CMD, "{\"id\":\"also-unknown\"}", false));
+        RecoveryResult result = scanner(db, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        assertEquals(RecoveryResult.Kind.WAITED, result.kind());
+        assertEquals(jobs, result.unknownJobIds());
+        assertEquals(State.Stopping, f.state(orphan));
+        assertEquals(3, result.statements(), "jobs + one uuid query for all of them");
+    }
+
+    @ParameterizedTest(name = "{0} recovery skips the job lookup when no cluster is in an operation's state")
+    @MethodSource("dbs")
+    void skipsTheJobLookupWithNoCandidate(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        for (State s : new State[] {State.Created, State.Running, State.Stopped, State.Alert, State.Error,
+            State.Destroyed, State.Destroying}) {
+            f.cluster(s);
+        }
+        f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{}", false); // would make it wait
+        StatementCounter counter = new StatementCounter(db.source());
+        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+        assertEquals(RecoveryResult.Kind.NO_CANDIDATE, result.kind());
+        assertTrue(result.jobLookupSkipped());
+        assertEquals(1, counter.count(), counter.statements().toString());
+        assertEquals(0, counter.countContaining("async_job"));
+        assertEquals(1, result.statements());
+    }
+
+    @ParameterizedTest(name = "{0} recovery statements do not grow with the number of clusters")
+    @MethodSource("dbs")
+    void statementsDoNotGrowWithClusters(Databases.Db db) throws SQLException {
+        int[] sizes = {3, 60};
+        int[] counts = new int[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            db.reset();
+            Fixtures f = new Fixtures(db);
+            for (int n = 0; n < sizes[i]; n++) {
+                long busy = f.cluster(n % 2 == 0 ? State.Scaling : State.Upgrading);
+                if (n % 3 == 0) {
+                    f.jobWithUuidOnly(busy);
+                } else {
+                    f.jobWithInstanceId(busy);
+                }
+                f.cluster(State.Running);
+            }
+            long orphanA = f.cluster(State.Importing);
+            long orphanB = f.cluster(State.Recovering);
+            StatementCounter counter = new StatementCounter(db.source());
+            RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+            assertEquals(List.of(orphanA, orphanB), result.recoveredIds());
+            counts[i] = counter.count();
+            System.out.printf("%s recovery pass over %d busy + %d running + 2 orphan clusters: %d statements%n", db,
+                    sizes[i], sizes[i], counts[i]);
+        }
+        assertEquals(3 + 2, counts[0], "clusters read, jobs, uuids, one compare-and-set per orphan");
+        assertEquals(counts[0], counts[1]);
+    }
+
+    @ParameterizedTest(name = "{0} recovery leaves a cluster whose operation ended between the read and the update")
+    @MethodSource("dbs")
+    void leavesAClusterWhoseOperationEnded(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Scaling);
+        long job = f.jobWithInstanceId(id);
+        f.update("UPDATE async_job SET job_status = 1 WHERE id = " + job); // the job just finished...
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        scanner.setListener(new ScanListener() {
+            @Override
+            public void jobsRead() {
+                // ...and its worker completes the operation before the scanner's update.
+                assertTrue(new Fixtures(db).dao().updateState(id, State.Scaling, Event.OperationSucceeded));
+            }
+        });
+        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        assertEquals(RecoveryResult.Kind.RECOVERED, result.kind());
+        assertEquals(List.of(), result.recoveredIds());
+        assertEquals(List.of(id), result.missedIds());
+        assertEquals(State.Running, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} recovery leaves a cluster that gained a job after it was read")
+    @MethodSource("dbs")
+    void leavesAClusterThatGainedAJob(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Starting);
+        long other = f.cluster(State.Stopping);
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        scanner.setListener(new ScanListener() {
+            @Override
+            public void candidatesRead() {
+                try { // a new operation's job is written IN_PROGRESS after the scanner read the clusters
+                    f.jobWithUuidOnly(id);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        assertEquals(List.of(other), result.recoveredIds());
+        assertEquals(State.Starting, f.state(id));
+        assertEquals(State.Alert, f.state(other));
+    }
+
+    @ParameterizedTest(name = "{0} the listener sees every point of a pass, before/after paired per orphan")
+    @MethodSource("dbs")
+    void listenerSeesEveryPoint(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long a = f.cluster(State.Upgrading);
+        long b = f.cluster(State.RemovingNodes);
+        List<String> events = new ArrayList<>();
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        scanner.setListener(new ScanListener() {
+            @Override
+            public void candidatesRead() {
+                events.add("candidates");
+            }
+
+            @Override
+            public void jobsRead() {
+                events.add("jobs");
+            }
+
+            @Override
+            public void beforeRecovery(long clusterId) {
+                events.add("before " + (clusterId == a ? "a" : "b"));
+                if (clusterId == b) { // its operation completes at the last moment
+                    assertTrue(new Fixtures(db).dao().updateState(b, State.RemovingNodes, Event.OperationSucceeded));
+                }
+            }
+
+            @Override
+            public void afterRecovery(long clusterId, boolean hit) {
+                events.add("after " + (clusterId == a ? "a" : "b") + " " + hit);
+            }
+
+            @Override
+            public void reconcileListed() {
+                events.add("listed");
+            }
+        });
+        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        assertEquals(List.of(a), result.recoveredIds());
+        assertEquals(List.of(b), result.missedIds());
+        assertEquals(State.Alert, f.state(a));
+        assertEquals(State.Running, f.state(b));
+        scanner.reconcileAlertClusters(x -> false);
+        assertEquals(List.of("candidates", "jobs", "before a", "after a true", "before b", "after b false", "listed"),
+                events);
+    }
+
+    @ParameterizedTest(name = "{0} recovery sends a Starting cluster to Alert")
+    @MethodSource("dbs")
+    void sendsAStartingClusterToAlert(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Starting);
+        RecoveryResult result = scanner(db, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        assertEquals(List.of(id), result.recoveredIds());
+        assertEquals(State.Alert, f.state(id));
+    }
+
+    @ParameterizedTest(name = "{0} every orphan state is failed to Alert, and history records it")
+    @MethodSource("dbs")
+    void everyOrphanStateGoesToAlert(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        List<Long> ids = new ArrayList<>();
+        for (State s : Fixtures.MACHINE.orphanStates()) {
+            ids.add(f.cluster(s));
+        }
+        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(7L);
+        RecoveryResult result = new KubernetesClusterStatusScanner<>(dao).recoverOrphanedOperationStates();
+        assertEquals(Set.copyOf(ids), Set.copyOf(result.recoveredIds()));
+        for (long id : ids) {
+            assertEquals(State.Alert, f.state(id));
+        }
+        assertEquals(ids.size(), f.count("SELECT COUNT(*) FROM cks_state_history WHERE to_state = 'Alert'"
+                + " AND event = 'OperationFailed' AND msid = 7"));
+    }
+
+    // ---- Alert reconciliation and fault detection ----
+
+    @ParameterizedTest(name = "{0} Alert with all VMs stopped goes to Stopped through Stopping")
+    @MethodSource("dbs")
+    void alertAllStoppedGoesToStopped(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Alert);
+        f.vm(id, 1001, "Stopped", true);
+        f.vm(id, 1002, "Stopped", false);
+        StatementCounter counter = new StatementCounter(db.source());
+        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(null);
+        ReconcileResult<State> result = new KubernetesClusterStatusScanner<>(dao, counter).reconcileAlertClusters(x -> {
+            throw new AssertionError("health is only asked when all VMs run");
+        });
+        assertEquals(Map.of(id, State.Stopped), result.moved());
+        assertEquals(State.Stopped, f.state(id));
+        assertEquals(2, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id));
+        assertEquals(1, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id
+                + " AND from_state = 'Alert' AND to_state = 'Stopping'"));
+        assertEquals(2, result.steps());
+        assertEquals(1 + 2 * 2, counter.count(), "listing + (update + history insert) per step");
+    }
+
+    @ParameterizedTest(name = "{0} Alert-to-Stopped reconciliation never stops a cluster a user has started since")
+    @MethodSource("dbs")
+    void neverStopsAClusterAUserStartedSince(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Alert);
+        f.vm(id, 1001, "Stopped", true);
+        f.vm(id, 1002, "Stopped", false);
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        ClusterOperationGuard<State, Event> user = new ClusterOperationGuard<>(f.dao());
+        scanner.setListener(new ScanListener() {
+            @Override
+            public void reconcileListed() {
+                // Between the listing and the update, the user stops the Alert cluster and starts it again.
+                assertTrue(user.transitToOperationState(id, org.apache.cloudstack.kubernetes.state.Operation.STOP)
+                        .mayProceed());
+                assertTrue(user.succeedOperationIfStillIn(id, State.Stopping));
+                assertTrue(user.transitToOperationState(id, org.apache.cloudstack.kubernetes.state.Operation.START)
+                        .mayProceed());
+            }
+        });
+        ReconcileResult<State> result = scanner.reconcileAlertClusters(x -> true);
+        assertEquals(List.of(id), result.missedIds());
+        assertEquals(Map.of(), result.moved());
+        assertEquals(State.Starting, f.state(id), "the user's start is not stopped");
+    }
+
+    @ParameterizedTest(name = "{0} Alert with all VMs running: healthy -> Running through Recovering, unhealthy left")
+    @MethodSource("dbs")
+    void alertAllRunning(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long healthy = f.cluster(State.Alert);
+        f.vm(healthy, 2001, "Running", true);
+        f.vm(healthy, 2002, "Running", false);
+        long sick = f.cluster(State.Alert);
+        f.vm(sick, 2003, "Running", true);
+        f.vm(sick, 2004, "Running", false);
+        long mixed = f.cluster(State.Alert);
+        f.vm(mixed, 2005, "Running", true);
+        f.vm(mixed, 2006, "Stopped", false);
+        long incomplete = f.cluster(State.Alert, "CloudManaged", 2); // expects 3 VMs, has 2
+        f.vm(incomplete, 2007, "Running", true);
+        f.vm(incomplete, 2008, "Running", false);
+        long recovering = f.cluster(State.Recovering); // another pass's recovery: never completed here
+        f.vm(recovering, 2009, "Running", true);
+        f.vm(recovering, 2010, "Running", false);
+        List<Long> asked = new ArrayList<>();
+        StatementCounter counter = new StatementCounter(db.source());
+        ReconcileResult<State> result = scanner(db, counter).reconcileAlertClusters(id -> {
+            asked.add(id);
+            return id == healthy;
+        });
+        assertEquals(List.of(healthy, sick), asked);
+        assertEquals(Map.of(healthy, State.Running), result.moved());
+        assertEquals(State.Running, f.state(healthy));
+        assertEquals(State.Alert, f.state(sick));
+        assertEquals(State.Alert, f.state(mixed));
+        assertEquals(State.Alert, f.state(incomplete));
+        assertEquals(State.Recovering, f.state(recovering));
+        assertEquals(4, result.listed());
+        assertEquals(1 + 2, counter.count(), "listing + two compare-and-sets");
+    }
+
+    @ParameterizedTest(name = "{0} a recovery is completed only by the pass that started it")
+    @MethodSource("dbs")
+    void recoveryCompletedOnlyByThePassThatStartedIt(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Alert);
+        f.vm(id, 3001, "Running", true);
+        f.vm(id, 3002, "Running", false);
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        scanner.setListener(new ScanListener() {
+            @Override
+            public void reconcileListed() {
+                // Another management server's pass starts the recovery first.
+                assertTrue(new Fixtures(db).dao().updateState(id, State.Alert, Event.RecoveryRequested));
+            }
+        });
+        ReconcileResult<State> result = scanner.reconcileAlertClusters(x -> true);
+        assertEquals(List.of(id), result.missedIds());
+        assertEquals(State.Recovering, f.state(id), "this pass did not start it, so it does not complete it");
+    }
+
+    @ParameterizedTest(name = "{0} fault detection: a Running cluster with a stopped or missing VM goes to Alert")
+    @MethodSource("dbs")
+    void faultDetection(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long ok = f.cluster(State.Running);
+        f.vm(ok, 4001, "Running", true);
+        f.vm(ok, 4002, "Running", false);
+        long faulty = f.cluster(State.Running);
+        f.vm(faulty, 4003, "Running", true);
+        f.vm(faulty, 4004, "Stopped", false);
+        long missingVm = f.cluster(State.Running);
+        f.vm(missingVm, 4005, "Running", true);
+        f.vm(missingVm, 4006, "Running", false);
+        f.update("UPDATE vm_instance SET removed = CURRENT_TIMESTAMP WHERE id = 4006");
+        long external = f.cluster(State.Running, "ExternalManaged", 1);
+        ReconcileResult<State> result = scanner(db, new StatementCounter(db.source())).reconcileAlertClusters(x -> {
+            throw new AssertionError("a Running cluster is judged on its VMs only");
+        });
+        assertEquals(State.Running, f.state(ok));
+        assertEquals(State.Alert, f.state(faulty));
+        assertEquals(State.Alert, f.state(missingVm));
+        assertEquals(State.Running, f.state(external));
+        assertEquals(Map.of(faulty, State.Alert, missingVm, State.Alert), result.moved());
+    }
+
+    @ParameterizedTest(name = "{0} reconciliation statements do not grow with the number of clusters")
+    @MethodSource("dbs")
+    void reconcileStatementsDoNotGrow(Databases.Db db) throws SQLException {
+        int[] sizes = {2, 40};
+        int[] counts = new int[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            db.reset();
+            Fixtures f = new Fixtures(db);
+            long vm = 5000;
+            for (int n = 0; n < sizes[i]; n++) {
+                long running = f.cluster(State.Running);
+                f.vm(running, vm++, "Running", true);
+                f.vm(running, vm++, "Running", false);
+                long mixed = f.cluster(State.Alert);
+                f.vm(mixed, vm++, "Running", true);
+                f.vm(mixed, vm++, "Stopped", false);
+            }
+            long stopped = f.cluster(State.Alert);
+            f.vm(stopped, vm++, "Stopped", true);
+            f.vm(stopped, vm++, "Stopped", false);
+            StatementCounter counter = new StatementCounter(db.source());
+            ReconcileResult<State> result = scanner(db, counter).reconcileAlertClusters(x -> true);
+            assertEquals(Map.of(stopped, State.Stopped), result.moved());
+            counts[i] = counter.count();
+            System.out.printf("%s reconcile pass over %d clusters (one moved): %d statements%n", db,
+                    2 * sizes[i] + 1, counts[i]);
+        }
+        assertEquals(1 + 2, counts[0]);
+        assertEquals(counts[0], counts[1]);
+    }
+}
