@@ -1,12 +1,14 @@
 //! cks-state: the lifecycle state machine of Apache CloudStack Kubernetes (CKS) clusters.
 //!
 //! The core ([`table`], [`transition`], [`entry`], [`scaling`], [`completion`], [`recovery`],
-//! [`reconcile`]) only decides: no I/O, no JNI types. The host (the management server's JVM)
-//! reads and writes the database and asks the core what to do; [`jni`] converts and dispatches.
+//! [`reconcile`], and [`fencing`] for the fenced mode) only decides: no I/O, no JNI types. The
+//! host (the management server's JVM) reads and writes the database and asks the core what to
+//! do; [`jni`] converts and dispatches.
 
 pub mod completion;
 pub mod entry;
 pub mod error;
+pub mod fencing;
 pub mod jni;
 pub mod reconcile;
 pub mod recovery;
@@ -17,6 +19,12 @@ pub mod transition;
 pub use completion::{complete, Completion, Outcome};
 pub use entry::{decide_entry, EntryDecision, Refusal};
 pub use error::CoreError;
+pub use fencing::{
+    fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
+    plan_fenced_recovery, Fence, FencedCandidate, FencedEntry, FencedReconcilePlan, FencedRecovery,
+    FencedScale, FencedScaleStep, FencedWrite, FencingError, GoneReason, Hold, InProgressJob,
+    MsHost, MsStatus, Owner, Token,
+};
 pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
 pub use recovery::{needs_job_lookup, plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan};
 pub use scaling::{ScaleKind, ScaleOperation, ScalingStep};

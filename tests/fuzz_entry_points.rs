@@ -3,14 +3,21 @@
 //! their contracts. `PROPTEST_CASES` raises the case count for a long run (see README).
 
 use cks_state::{
-    complete, decide_entry, next_state, plan_reconcile, plan_recovery, ClusterRow, Completion, EntryDecision, Event,
-    JobRef, Operation, Outcome, Profile, RecoveryPlan, ScaleKind, ScaleOperation, ScalingStep, State, VmSummary,
+    complete, decide_entry, next_state, plan_reconcile, plan_recovery, ClusterRow, Completion,
+    EntryDecision, Event, JobRef, Operation, Outcome, Profile, RecoveryPlan, ScaleKind,
+    ScaleOperation, ScalingStep, State, VmSummary,
 };
 use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2_000);
-    ProptestConfig { cases, ..ProptestConfig::default() }
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2_000);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {

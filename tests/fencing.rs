@@ -1,0 +1,475 @@
+//! Fenced mode decisions: tokens, owners, and recovery only when the owner is provably gone.
+
+use cks_state::fencing::{
+    fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
+    plan_fenced_recovery, Fence, FencedCandidate, FencedEntry, FencedScale, FencedScaleStep,
+    FencedWrite, FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token,
+    MAX_VERSION, OWNER_GONE_AFTER_SECS,
+};
+use cks_state::{Event, JobRef, Operation, Outcome, Profile, ScaleKind, State, VmSummary};
+
+const P: Profile = Profile::Upstream;
+const ME: Owner = Owner {
+    msid: 1,
+    runid: 10,
+    job_id: Some(100),
+};
+const OTHER: Owner = Owner {
+    msid: 2,
+    runid: 20,
+    job_id: Some(200),
+};
+
+fn tok(state: State, version: u64) -> Token {
+    Token { state, version }
+}
+
+fn fence(state: State, version: u64, owner: Option<Owner>) -> Fence {
+    Fence {
+        token: tok(state, version),
+        owner,
+    }
+}
+
+fn take(operation: Operation, row: Fence) -> (FencedWrite, Hold) {
+    match fenced_entry(P, operation, &row, ME) {
+        Ok(FencedEntry::Take { write, hold }) => (write, hold),
+        other => panic!("{operation} on {row:?}: {other:?}"),
+    }
+}
+
+fn host(msid: u64, runid: u64, status: MsStatus, age: u64) -> MsHost {
+    MsHost {
+        msid,
+        runid,
+        status,
+        heartbeat_age_secs: age,
+    }
+}
+
+fn candidate(id: u64, state: State, version: u64, owner: Option<Owner>) -> FencedCandidate {
+    FencedCandidate {
+        id,
+        fence: fence(state, version, owner),
+    }
+}
+
+fn job(job_id: u64, cluster: JobRef) -> InProgressJob {
+    InProgressJob { job_id, cluster }
+}
+
+// Entry.
+
+#[test]
+fn a_transition_takes_the_cluster_with_the_next_version() {
+    let (write, hold) = take(Operation::Upgrade, fence(State::Running, 4, None));
+    assert_eq!(write.expected, tok(State::Running, 4));
+    assert_eq!(write.target, tok(State::Upgrading, 5));
+    assert_eq!(write.event, Some(Event::UpgradeRequested));
+    assert_eq!(write.owner, Some(ME));
+    assert_eq!(hold.token, write.target);
+    assert_eq!(hold.moved_to, Some(State::Upgrading));
+}
+
+#[test]
+fn a_proceed_takes_the_cluster_in_its_state() {
+    for (operation, state) in [
+        (Operation::Destroy, State::Destroying),
+        (Operation::Start, State::Alert),
+        (Operation::Start, State::Error),
+        (Operation::Stop, State::Created),
+        (Operation::Stop, State::Error),
+    ] {
+        let (write, hold) = take(operation, fence(state, 2, None));
+        assert_eq!(write.target, tok(state, 3), "{operation} from {state}");
+        assert_eq!((write.event, write.owner), (None, Some(ME)));
+        assert_eq!(hold.moved_to, None);
+    }
+}
+
+#[test]
+fn of_two_destroys_or_two_alert_starts_only_the_first_take_goes_ahead() {
+    for (operation, state) in [
+        (Operation::Destroy, State::Destroying),
+        (Operation::Start, State::Alert),
+    ] {
+        let (first, _) = take(operation, fence(state, 7, None));
+        // Both read version 7: the second compare-and-set expects it and misses after the first.
+        let (second, _) = take(operation, fence(state, 7, None));
+        assert_eq!(first.expected, second.expected);
+        assert_ne!(first.target.version, first.expected.version);
+        // One that reads after the first take sees the cluster held.
+        let held = fence(state, 8, Some(OTHER));
+        assert_eq!(
+            fenced_entry(P, operation, &held, ME),
+            Ok(FencedEntry::Busy(OTHER))
+        );
+    }
+}
+
+#[test]
+fn a_held_cluster_refuses_even_the_tables_starting_to_stopping_takeover() {
+    let starting = fence(State::Starting, 3, Some(OTHER));
+    assert_eq!(
+        fenced_entry(P, Operation::Stop, &starting, ME),
+        Ok(FencedEntry::Busy(OTHER))
+    );
+    // Ownerless (an older server wrote it): the table decides as in compat mode.
+    let (write, _) = take(Operation::Stop, fence(State::Starting, 3, None));
+    assert_eq!(write.target, tok(State::Stopping, 4));
+}
+
+#[test]
+fn nothing_to_do_and_refusals_never_write_even_when_held() {
+    let held = fence(State::Starting, 1, Some(OTHER));
+    assert_eq!(
+        fenced_entry(P, Operation::Start, &held, ME),
+        Ok(FencedEntry::NothingToDo)
+    );
+    let upgrading = fence(State::Upgrading, 1, Some(OTHER));
+    assert!(matches!(
+        fenced_entry(P, Operation::Destroy, &upgrading, ME),
+        Ok(FencedEntry::Refuse(_))
+    ));
+}
+
+#[test]
+fn the_version_cannot_overflow_a_signed_bigint() {
+    let row = fence(State::Running, MAX_VERSION, None);
+    assert_eq!(
+        fenced_entry(P, Operation::Stop, &row, ME),
+        Err(FencingError::VersionExhausted {
+            version: MAX_VERSION
+        })
+    );
+    let (write, _) = take(
+        Operation::Stop,
+        fence(State::Running, MAX_VERSION - 1, None),
+    );
+    assert_eq!(write.target.version, MAX_VERSION);
+}
+
+// Completion.
+
+#[test]
+fn a_completion_expects_the_entered_token_and_releases() {
+    let hold = Hold {
+        token: tok(State::Scaling, 8),
+        moved_to: Some(State::Scaling),
+    };
+    let done = fenced_completion(P, &hold, Outcome::Succeeded).unwrap();
+    assert_eq!(done.expected, hold.token);
+    assert_eq!(done.target, tok(State::Running, 9));
+    assert_eq!(done.owner, None);
+    let failed = fenced_completion(P, &hold, Outcome::Failed).unwrap();
+    assert_eq!(failed.target, tok(State::Alert, 9));
+}
+
+#[test]
+fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
+    // Entered Scaling at 5; the scanner failed it (6), a recovery ran (7, 8), a new scale
+    // entered Scaling again (9). The old completion still expects (Scaling, 5).
+    let (_, hold) = take(Operation::Scale, fence(State::Running, 4, None));
+    let late = fenced_completion(P, &hold, Outcome::Succeeded).unwrap();
+    assert_eq!(late.expected, tok(State::Scaling, 5));
+    assert_ne!(late.expected, tok(State::Scaling, 9));
+}
+
+#[test]
+fn a_proceed_completes_by_releasing_without_a_state_change() {
+    let (_, hold) = take(Operation::Start, fence(State::Alert, 3, None));
+    for outcome in Outcome::ALL {
+        let w = fenced_completion(P, &hold, outcome).unwrap();
+        assert_eq!(
+            (w.expected, w.target),
+            (tok(State::Alert, 4), tok(State::Alert, 5))
+        );
+        assert_eq!((w.event, w.owner), (None, None));
+    }
+}
+
+#[test]
+fn a_create_failure_from_starting_goes_to_error() {
+    let (_, hold) = take(Operation::Start, fence(State::Created, 0, None));
+    let w = fenced_completion(P, &hold, Outcome::CreateFailed).unwrap();
+    assert_eq!(w.target, tok(State::Error, 2));
+    assert_eq!(w.event, Some(Event::CreateFailed));
+}
+
+// Scaling.
+
+#[test]
+fn a_running_scale_enters_once_and_completes_from_its_token() {
+    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME);
+    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+        panic!()
+    };
+    assert_eq!(enter.target, tok(State::Scaling, 3));
+    scale.mark_held(&enter);
+    assert_eq!(
+        scale.next_step(&fence(State::Scaling, 3, Some(ME))),
+        Ok(FencedScaleStep::AlreadyHeld)
+    );
+    let done = scale.completion(true).unwrap().unwrap();
+    assert_eq!(
+        (done.expected, done.target),
+        (tok(State::Scaling, 3), tok(State::Running, 4))
+    );
+}
+
+#[test]
+fn a_scale_takes_by_the_token_it_was_accepted_with() {
+    // Accepted at version 2; another scale ran in between (Running again, version 4).
+    let scale = FencedScale::new(P, ScaleKind::ScaleDown, tok(State::Running, 2), ME);
+    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 4, None)) else {
+        panic!()
+    };
+    assert_eq!(enter.expected, tok(State::Running, 2), "so it misses");
+}
+
+#[test]
+fn a_created_scale_takes_then_releases_and_a_start_is_busy_meanwhile() {
+    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Created, 0), ME);
+    let Ok(FencedScaleStep::Take(taken)) = scale.next_step(&fence(State::Created, 0, None)) else {
+        panic!()
+    };
+    assert_eq!((taken.target, taken.event), (tok(State::Created, 1), None));
+    scale.mark_held(&taken);
+    assert_eq!(
+        fenced_entry(
+            P,
+            Operation::Start,
+            &fence(State::Created, 1, Some(ME)),
+            OTHER
+        ),
+        Ok(FencedEntry::Busy(ME))
+    );
+    let release = scale.completion(true).unwrap().unwrap();
+    assert_eq!(
+        (release.expected, release.target),
+        (taken.target, tok(State::Created, 2))
+    );
+}
+
+#[test]
+fn a_created_scale_and_a_start_that_read_the_same_token_expect_the_same_version() {
+    let scale = FencedScale::new(P, ScaleKind::Autoscale, tok(State::Created, 5), ME);
+    let Ok(FencedScaleStep::Take(by_scale)) = scale.next_step(&fence(State::Created, 5, None))
+    else {
+        panic!()
+    };
+    let (by_start, _) = take(Operation::Start, fence(State::Created, 5, None));
+    assert_eq!(by_scale.expected, by_start.expected, "exactly one can hit");
+}
+
+#[test]
+fn a_created_scale_fails_once_a_start_took_the_cluster() {
+    let scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Created, 0), ME);
+    assert_eq!(
+        scale.next_step(&fence(State::Starting, 1, Some(OTHER))),
+        Ok(FencedScaleStep::FailTakenSince(State::Starting))
+    );
+}
+
+#[test]
+fn a_scale_refused_or_never_held_leaves_the_state() {
+    let stopped = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Stopped, 0), ME);
+    assert!(matches!(
+        stopped.next_step(&fence(State::Stopped, 0, None)),
+        Ok(FencedScaleStep::Refuse(_))
+    ));
+    assert_eq!(stopped.completion(false), Ok(None));
+    let busy = FencedScale::new(P, ScaleKind::OfferingChange, tok(State::Stopped, 0), ME);
+    assert_eq!(
+        busy.next_step(&fence(State::Stopped, 0, Some(OTHER))),
+        Ok(FencedScaleStep::Busy(OTHER))
+    );
+}
+
+// Reconciliation.
+
+#[test]
+fn reconcile_skips_held_rows_and_chains_versions() {
+    let scanner = Owner {
+        msid: 9,
+        runid: 90,
+        job_id: None,
+    };
+    let held = fence(State::Alert, 3, Some(ME));
+    assert!(
+        plan_fenced_reconcile(P, &held, VmSummary::AllStopped, scanner)
+            .unwrap()
+            .is_empty()
+    );
+    let listed = fence(State::Alert, 3, None);
+    let plan = plan_fenced_reconcile(P, &listed, VmSummary::AllStopped, scanner).unwrap();
+    let steps: Vec<_> = plan.steps().collect();
+    assert_eq!(steps[0].target, tok(State::Stopping, 4));
+    assert_eq!(steps[0].owner, Some(scanner), "held between the two steps");
+    assert_eq!(steps[1].expected, steps[0].target);
+    assert_eq!(steps[1].target, tok(State::Stopped, 5));
+    assert_eq!(steps[1].owner, None);
+    let running = fence(State::Running, 6, None);
+    let faults: Vec<_> = plan_fenced_reconcile(P, &running, VmSummary::Mixed, scanner)
+        .unwrap()
+        .steps()
+        .collect();
+    assert_eq!(faults.len(), 1);
+    assert_eq!(
+        (faults[0].target, faults[0].owner),
+        (tok(State::Alert, 7), None)
+    );
+}
+
+// Recovery.
+
+#[test]
+fn recovery_needs_no_job_and_a_provably_gone_owner() {
+    let stale = Owner {
+        msid: 2,
+        runid: 20,
+        job_id: Some(7),
+    };
+    let restarted = Owner {
+        msid: 3,
+        runid: 30,
+        job_id: None,
+    };
+    let down = Owner {
+        msid: 4,
+        runid: 40,
+        job_id: None,
+    };
+    let candidates = [
+        candidate(1, State::Scaling, 5, Some(ME)),
+        candidate(2, State::Upgrading, 6, Some(stale)),
+        candidate(3, State::Alert, 2, Some(restarted)),
+        candidate(4, State::Importing, 1, Some(down)),
+        candidate(5, State::Running, 1, None),
+    ];
+    let hosts = [
+        host(1, 10, MsStatus::Up, 1),
+        host(2, 20, MsStatus::Up, OWNER_GONE_AFTER_SECS + 1),
+        host(3, 31, MsStatus::Up, 0),
+        host(4, 40, MsStatus::Down, 0),
+    ];
+    // A job with an unknown cluster blocks nothing when ownership is known.
+    let jobs = [job(99, JobRef::Unknown)];
+    let plan = plan_fenced_recovery(P, &candidates, &jobs, &hosts).unwrap();
+    let got: Vec<_> = plan
+        .iter()
+        .map(|r| (r.cluster_id, r.reason, r.write.expected, r.write.target))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                2,
+                GoneReason::HeartbeatStale,
+                tok(State::Upgrading, 6),
+                tok(State::Alert, 7)
+            ),
+            // Held at rest: released, not moved.
+            (
+                3,
+                GoneReason::OwnerRestarted,
+                tok(State::Alert, 2),
+                tok(State::Alert, 3)
+            ),
+            (
+                4,
+                GoneReason::OwnerDown,
+                tok(State::Importing, 1),
+                tok(State::Alert, 2)
+            ),
+        ]
+    );
+    assert!(plan.iter().all(|r| r.write.owner.is_none()));
+}
+
+#[test]
+fn a_heartbeat_exactly_at_the_threshold_is_still_alive() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    let hosts = [host(1, 10, MsStatus::Up, OWNER_GONE_AFTER_SECS)];
+    assert!(plan_fenced_recovery(P, &c, &[], &hosts).unwrap().is_empty());
+}
+
+#[test]
+fn a_deleted_job_does_not_fail_a_live_owner_and_its_own_job_keeps_a_gone_one() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    // The job GC deleted the job: no job at all, but the owner heartbeats.
+    let alive = [host(1, 10, MsStatus::Up, 3)];
+    assert!(plan_fenced_recovery(P, &c, &[], &alive).unwrap().is_empty());
+    // The owner is gone but its job (no cluster id: an older command) is still IN_PROGRESS.
+    let gone = [host(1, 11, MsStatus::Up, 3)];
+    let own_job = [job(100, JobRef::Unknown)];
+    assert!(plan_fenced_recovery(P, &c, &own_job, &gone)
+        .unwrap()
+        .is_empty());
+    // A job naming the cluster keeps it too.
+    let cluster_job = [job(5, JobRef::Cluster(1))];
+    assert!(plan_fenced_recovery(P, &c, &cluster_job, &gone)
+        .unwrap()
+        .is_empty());
+    assert_eq!(plan_fenced_recovery(P, &c, &[], &gone).unwrap().len(), 1);
+}
+
+#[test]
+fn an_owner_mshost_does_not_show_is_not_proven_gone() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    assert!(plan_fenced_recovery(P, &c, &[], &[]).unwrap().is_empty());
+}
+
+#[test]
+fn any_evidence_of_life_among_duplicate_mshost_rows_wins() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    let hosts = [
+        host(1, 10, MsStatus::Down, 0),
+        host(1, 10, MsStatus::Other, 2),
+    ];
+    assert!(plan_fenced_recovery(P, &c, &[], &hosts).unwrap().is_empty());
+}
+
+#[test]
+fn an_ownerless_candidate_is_judged_as_in_compat_mode() {
+    let c = [candidate(1, State::Upgrading, 2, None)];
+    let plan = plan_fenced_recovery(P, &c, &[], &[]).unwrap();
+    assert_eq!(plan[0].reason, GoneReason::NoOwnerNoJob);
+    assert_eq!(plan[0].write.expected, tok(State::Upgrading, 2));
+    let unknown = [job(1, JobRef::Unknown)];
+    assert!(plan_fenced_recovery(P, &c, &unknown, &[])
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn candidates_are_operation_states_or_held_rows() {
+    assert!(is_fenced_candidate(&fence(State::Scaling, 0, None)));
+    assert!(is_fenced_candidate(&fence(State::Destroying, 0, Some(ME))));
+    assert!(!is_fenced_candidate(&fence(State::Destroying, 0, None)));
+    assert!(!is_fenced_candidate(&fence(State::Running, 0, None)));
+}
+
+#[test]
+fn recovery_is_linear_at_a_hundred_thousand_clusters_and_a_million_jobs() {
+    let gone = Owner {
+        msid: 7,
+        runid: 1,
+        job_id: None,
+    };
+    let candidates: Vec<FencedCandidate> = (0..100_000u64)
+        .map(|i| candidate(i, State::Scaling, i, Some(gone)))
+        .collect();
+    // Every cluster but those divisible by 7 has jobs, ten each.
+    let jobs: Vec<InProgressJob> = (0..1_000_000u64)
+        .filter(|j| (j / 10) % 7 != 0)
+        .map(|j| job(1_000_000 + j, JobRef::Cluster(j / 10)))
+        .collect();
+    let hosts = [host(7, 2, MsStatus::Up, 0)];
+    let plan = plan_fenced_recovery(P, &candidates, &jobs, &hosts).unwrap();
+    let ids: Vec<u64> = plan.iter().map(|r| r.cluster_id).collect();
+    assert_eq!(
+        ids,
+        (0..100_000u64).filter(|i| i % 7 == 0).collect::<Vec<_>>()
+    );
+}

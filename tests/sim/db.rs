@@ -1,0 +1,198 @@
+//! The shared database: cluster rows with compare-and-set, the async job table, `mshost`.
+//! Compat mode: `WHERE id = ? AND state = ?`; fenced: `... AND state_version = ?`.
+
+use cks_state::fencing::{FencedWrite, InProgressJob, MsHost, MsStatus};
+use cks_state::{next_state, Event, Fence, JobRef, Owner, Profile, State, StateUpdate, Token};
+
+/// One compare-and-set as a mode issues it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Write {
+    State(StateUpdate),
+    Fenced(FencedWrite),
+}
+
+pub struct ClusterRow {
+    pub state: State,
+    /// Stays 0 in compat mode: the column does not exist there.
+    pub version: u64,
+    pub owner: Option<Owner>,
+    /// Bumped by a scale's settings change.
+    pub settings: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobStatus {
+    InProgress,
+    Succeeded,
+    Failed,
+}
+
+pub struct JobRow {
+    pub id: u64,
+    pub cluster: Option<usize>,
+    pub status: JobStatus,
+    pub created: u64,
+    pub msid: u64,
+}
+
+pub struct MsHostRow {
+    pub msid: u64,
+    pub runid: u64,
+    pub down: bool,
+    pub last_update: u64,
+}
+
+pub struct Database {
+    pub profile: Profile,
+    /// Database time in seconds: every age is computed from it, never from a server's clock.
+    pub now: u64,
+    pub clusters: Vec<ClusterRow>,
+    pub jobs: Vec<JobRow>,
+    pub mshost: Vec<MsHostRow>,
+    /// Jobs the garbage collector deleted, to tell why a live operation lost its job.
+    pub deleted_jobs: Vec<u64>,
+    /// Stored changes that are not a table row (or skip a version): must stay 0.
+    pub illegal_writes: u32,
+    /// False only to show what a fenced mode without its token would let through.
+    pub compare_versions: bool,
+    next_job_id: u64,
+}
+
+impl Database {
+    pub fn new(profile: Profile, now: u64) -> Database {
+        Database {
+            profile,
+            now,
+            clusters: Vec::new(),
+            jobs: Vec::new(),
+            mshost: Vec::new(),
+            deleted_jobs: Vec::new(),
+            illegal_writes: 0,
+            compare_versions: true,
+            next_job_id: 1,
+        }
+    }
+
+    pub fn fence(&self, id: usize) -> Fence {
+        let row = &self.clusters[id];
+        Fence {
+            token: Token {
+                state: row.state,
+                version: row.version,
+            },
+            owner: row.owner,
+        }
+    }
+
+    /// The compare-and-set: true when the row changed.
+    pub fn apply(&mut self, id: usize, write: &Write) -> bool {
+        let row = &mut self.clusters[id];
+        let before = row.state;
+        let event = match write {
+            Write::State(u) if row.state == u.expected => {
+                row.state = u.target;
+                Some(u.event)
+            }
+            Write::Fenced(w) if !self.compare_versions && row.state == w.expected.state => {
+                // `SET state_version = state_version + 1 ... WHERE id = ? AND state = ?`
+                row.state = w.target.state;
+                row.version += 1;
+                row.owner = w.owner;
+                w.event
+            }
+            Write::Fenced(w)
+                if row.state == w.expected.state && row.version == w.expected.version =>
+            {
+                if w.target.version != row.version + 1 {
+                    self.illegal_writes += 1;
+                }
+                row.state = w.target.state;
+                row.version = w.target.version;
+                row.owner = w.owner;
+                w.event
+            }
+            _ => return false,
+        };
+        self.check_row(before, event, id);
+        true
+    }
+
+    fn check_row(&mut self, before: State, event: Option<Event>, id: usize) {
+        let after = self.clusters[id].state;
+        let legal = before == after
+            || event.and_then(|e| next_state(self.profile, before, e)) == Some(after);
+        if !legal {
+            self.illegal_writes += 1;
+        }
+    }
+
+    /// The job row is written IN_PROGRESS before the worker runs.
+    pub fn insert_job(&mut self, cluster: Option<usize>, msid: u64) -> u64 {
+        let id = self.next_job_id;
+        self.next_job_id += 1;
+        self.jobs.push(JobRow {
+            id,
+            cluster,
+            status: JobStatus::InProgress,
+            created: self.now,
+            msid,
+        });
+        id
+    }
+
+    pub fn finish_job(&mut self, id: u64, status: JobStatus) {
+        if let Some(job) = self.jobs.iter_mut().find(|j| j.id == id) {
+            job.status = status;
+        }
+    }
+
+    /// What CloudStack does at a server's start, or when a peer sees it leave.
+    pub fn fail_jobs_of(&mut self, msid: u64) {
+        for job in self.jobs.iter_mut() {
+            if job.msid == msid && job.status == JobStatus::InProgress {
+                job.status = JobStatus::Failed;
+            }
+        }
+    }
+
+    /// The job GC hard-deletes unfinished jobs older than `expire_secs`; returns how many.
+    pub fn collect_jobs(&mut self, expire_secs: u64) -> usize {
+        let now = self.now;
+        let before = self.deleted_jobs.len();
+        let deleted = &mut self.deleted_jobs;
+        self.jobs.retain(|j| {
+            let expired = j.status == JobStatus::InProgress && now - j.created > expire_secs;
+            if expired {
+                deleted.push(j.id);
+            }
+            !expired
+        });
+        self.deleted_jobs.len() - before
+    }
+
+    pub fn in_progress_jobs(&self) -> Vec<InProgressJob> {
+        self.jobs
+            .iter()
+            .filter(|j| j.status == JobStatus::InProgress)
+            .map(|j| InProgressJob {
+                job_id: j.id,
+                cluster: j
+                    .cluster
+                    .map_or(JobRef::Unknown, |c| JobRef::Cluster(c as u64)),
+            })
+            .collect()
+    }
+
+    /// `mshost` with heartbeat ages in database time.
+    pub fn hosts(&self) -> Vec<MsHost> {
+        self.mshost
+            .iter()
+            .map(|h| MsHost {
+                msid: h.msid,
+                runid: h.runid,
+                status: if h.down { MsStatus::Down } else { MsStatus::Up },
+                heartbeat_age_secs: self.now - h.last_update,
+            })
+            .collect()
+    }
+}
