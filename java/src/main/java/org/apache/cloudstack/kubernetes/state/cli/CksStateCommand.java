@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             TableCommand.class,
             RulesCommand.class,
+            SimulateCommand.class,
+            ScanCommand.class,
         })
 public final class CksStateCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,132 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.Console;
+import java.io.PrintWriter;
+import java.sql.DriverManager;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cks-state scan}: stuck clusters of a CloudStack database, and the way out. */
+@Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Find the Kubernetes clusters the status scanner would recover: in an operation's state"
+                + " (Starting, Scaling, Upgrading, ...) with no IN_PROGRESS job. Dry run unless --apply, which fails"
+                + " each by compare-and-set (to Alert; CloudStack's Alert reconciliation then returns a healthy"
+                + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job."})
+final class ScanCommand implements Callable<Integer> {
+    /** Output formats. */
+    enum Format { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--jdbc-url", required = true,
+            description = "the CloudStack database, e.g. jdbc:mariadb://127.0.0.1:3306/cloud")
+    String jdbcUrl;
+
+    @Option(names = "--user", description = "database user (its password comes from --password-env or a prompt)")
+    String user;
+
+    @Option(names = "--password-env", paramLabel = "VAR", description = "environment variable holding the password")
+    String passwordEnv;
+
+    @Option(names = "--apply", description = "perform the compare-and-sets (default: dry run, read only)")
+    boolean apply;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Override
+    public Integer call() throws Exception {
+        String password = password();
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
+        StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine,
+                () -> user == null ? DriverManager.getConnection(jdbcUrl) : DriverManager.getConnection(jdbcUrl, user, password));
+        StuckClusterScan.Result result = scan.run(apply);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.json ? json(result) : text(result));
+        out.flush();
+        return 0;
+    }
+
+    private String password() {
+        if (passwordEnv != null) {
+            String value = System.getenv(passwordEnv);
+            if (value == null) {
+                throw new ParameterException(spec.commandLine(), "environment variable " + passwordEnv + " is not set");
+            }
+            return value;
+        }
+        if (user == null) {
+            return null;
+        }
+        Console console = System.console();
+        if (console == null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--user needs a password: give --password-env VAR (no terminal to prompt on)");
+        }
+        char[] typed = console.readPassword("Password for %s: ", user);
+        return typed == null ? "" : new String(typed);
+    }
+
+    private String text(StuckClusterScan.Result result) {
+        StringBuilder out = new StringBuilder();
+        if (result.waiting()) {
+            out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
+                    .append(" of unknown cluster: recovering nothing now\n");
+            return out.toString();
+        }
+        if (result.recoveries().isEmpty()) {
+            return "no stuck Kubernetes cluster\n";
+        }
+        out.append(apply ? "recovered (compare-and-set):\n" : "would recover (dry run; --apply to perform):\n");
+        for (StuckClusterScan.Finding f : result.recoveries()) {
+            out.append(String.format(Locale.ROOT, "  %d %s %s: %s -> %s, no job in progress%s%n", f.id(), f.uuid(),
+                    f.name(), f.state(), f.to(),
+                    f.applied() == null ? "" : f.applied() ? ": done" : ": missed (the cluster moved on), left"));
+        }
+        return out.toString();
+    }
+
+    private static String json(StuckClusterScan.Result result) {
+        StringBuilder out = new StringBuilder("{\"waiting\": ").append(result.waiting())
+                .append(", \"unknown_jobs\": ").append(result.unknownJobIds()).append(", \"recoveries\": [");
+        String sep = "";
+        for (StuckClusterScan.Finding f : result.recoveries()) {
+            out.append(sep).append("{\"id\": ").append(f.id()).append(", \"uuid\": ").append(quote(f.uuid()))
+                    .append(", \"name\": ").append(quote(f.name())).append(", \"state\": ").append(quote(f.state()))
+                    .append(", \"to\": ").append(quote(f.to()));
+            if (f.applied() != null) {
+                out.append(", \"applied\": ").append(f.applied());
+            }
+            out.append('}');
+            sep = ", ";
+        }
+        return out.append("]}\n").toString();
+    }
+
+    private static String quote(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            if (ch == '"' || ch == '\\') {
+                out.append('\\').append(ch);
+            } else if (ch < 0x20) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.append('"').toString();
+    }
+}

@@ -1,0 +1,114 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
+import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
+import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cks-state simulate}: a multi-server control plane with crashes, on a real database. */
+@Command(name = "simulate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Run random operations of every kind on many clusters from several simulated management"
+                + " servers that crash and come back, through the real library and a real database, and check the"
+                + " invariants. Exit status 1 when an invariant is broken."})
+final class SimulateCommand implements Callable<Integer> {
+    /** Report formats. */
+    enum Format { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--servers", defaultValue = "3", description = "management servers (default: ${DEFAULT-VALUE})")
+    int servers;
+
+    @Option(names = "--clusters", defaultValue = "24", description = "Kubernetes clusters (default: ${DEFAULT-VALUE})")
+    int clusters;
+
+    @Option(names = "--operations", defaultValue = "400", description = "user operations (default: ${DEFAULT-VALUE})")
+    int operations;
+
+    @Option(names = "--crashes", defaultValue = "4", description = "server crashes (default: ${DEFAULT-VALUE})")
+    int crashes;
+
+    @Option(names = "--seed", defaultValue = "42", description = "seed of the operation script (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--duration", defaultValue = "60",
+            description = "stop dispatching after this many seconds (default: ${DEFAULT-VALUE})")
+    int duration;
+
+    @Option(names = "--workers", defaultValue = "6", description = "workers per server (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--operation-ms", defaultValue = "40",
+            description = "mean work time of an operation, scaled (default: ${DEFAULT-VALUE})")
+    int operationMillis;
+
+    @Option(names = "--arrival-ms", defaultValue = "6",
+            description = "mean time between two requests (default: ${DEFAULT-VALUE})")
+    int arrivalMillis;
+
+    @Option(names = "--scanner-ms", defaultValue = "40",
+            description = "time between scanner passes on each server (default: ${DEFAULT-VALUE})")
+    int scannerMillis;
+
+    @Option(names = "--failure-rate", defaultValue = "0.1", description = "share of failing operations (default: ${DEFAULT-VALUE})")
+    double failureRate;
+
+    @Option(names = "--legacy-job-rate", defaultValue = "0.1",
+            description = "share of jobs written as an older server does, without instance_id (default: ${DEFAULT-VALUE})")
+    double legacyJobRate;
+
+    @Option(names = "--widen-windows",
+            description = "add a delay where the upstream design admits windows, so that they show in a short run")
+    boolean widenWindows;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Option(names = "--quiet", description = "no progress lines on standard error")
+    boolean quiet;
+
+    @Option(names = "--jdbc-url", description = "MariaDB/MySQL database (default: embedded H2 in a temp folder);"
+            + " it must be empty or a previous simulate run's")
+    String jdbcUrl;
+
+    @Option(names = "--user", description = "database user (with --jdbc-url)")
+    String user;
+
+    @Option(names = "--password-env", paramLabel = "VAR",
+            description = "environment variable holding the database password (with --jdbc-url)")
+    String passwordEnv;
+
+    @Override
+    public Integer call() throws Exception {
+        String password = passwordEnv == null ? null : System.getenv(passwordEnv);
+        if (passwordEnv != null && password == null) {
+            throw new ParameterException(spec.commandLine(), "environment variable " + passwordEnv + " is not set");
+        }
+        SimulationConfig config;
+        try {
+            config = new SimulationConfig(servers, clusters, operations, crashes, seed, duration, workers,
+                    operationMillis, arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl,
+                    user, password);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        SimulationReport report = new ControlPlaneSimulation(config, line -> {
+            if (!quiet) {
+                err.println(line);
+                err.flush();
+            }
+        }).run();
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.json ? report.toJson() : report.toText());
+        out.flush();
+        return report.invariantsHold() ? 0 : 1;
+    }
+}

@@ -1,0 +1,22 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+/** An operation inside a cluster: it entered the cluster's state, or went ahead without one. */
+final class ActiveOperation {
+    final ScriptedOperation script;
+    final int server;
+    final long runid;
+    /** True when it moved the cluster (compare-and-set), false when it proceeded without. */
+    final boolean entered;
+    /** The state it moved the cluster to, or null. */
+    final String movedTo;
+    /** The status scanner failed it while it was still running (the upstream design's window). */
+    volatile boolean failedByScanner;
+
+    ActiveOperation(ScriptedOperation script, int server, long runid, boolean entered, String movedTo) {
+        this.script = script;
+        this.server = server;
+        this.runid = runid;
+        this.entered = entered;
+        this.movedTo = movedTo;
+    }
+}

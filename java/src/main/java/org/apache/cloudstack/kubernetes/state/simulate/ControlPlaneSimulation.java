@@ -1,0 +1,276 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
+
+/**
+ * A multi-server CKS control plane on a real database: management servers run the scripted
+ * operations through the library's guard, crash and come back, and run the status scanner.
+ */
+public final class ControlPlaneSimulation {
+    private static final long MSID_BASE = 0x5EED_0000L;
+    private static final int FINAL_PASSES = 8;
+
+    private final SimulationConfig config;
+    private final Consumer<String> progress;
+
+    public ControlPlaneSimulation(SimulationConfig config, Consumer<String> progress) {
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /** The script's fingerprint for a seed: same seed, same script. */
+    public static long scriptFingerprint(SimulationConfig config) {
+        return OperationScript.generate(config).fingerprint();
+    }
+
+    public SimulationReport run() throws SQLException, InterruptedException {
+        OperationScript script = OperationScript.generate(config);
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
+        long started = System.nanoTime();
+        try (SimulationDatabase db = SimulationDatabase.create(config)) {
+            db.prepare();
+            List<SimCluster> clusters = db.seedClusters(script.initialStates());
+            KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source());
+            InvariantMonitor monitor = new InvariantMonitor();
+            OperationOutcomes outcomes = new OperationOutcomes();
+            LatencyRecorder latency = new LatencyRecorder();
+            ScannerStats scanStats = new ScannerStats();
+            OperationRunner runner = new OperationRunner(db, clusters, monitor, outcomes, latency, config.widenWindows());
+
+            List<ManagementServer> servers = new ArrayList<>();
+            List<ClusterOperationGuard<State, Event>> guards = new ArrayList<>();
+            List<ScannerRunner> scanners = new ArrayList<>();
+            List<ExecutorService> workers = new ArrayList<>();
+            for (int i = 0; i < config.servers(); i++) {
+                ManagementServer server = new ManagementServer(i, MSID_BASE + i + 1, 1);
+                db.registerServer(server.msid, server.runid(), "ms-" + i);
+                KubernetesClusterStateDao<State, Event> serverDao = dao.withHistory(server.msid);
+                servers.add(server);
+                guards.add(new ClusterOperationGuard<>(serverDao));
+                scanners.add(new ScannerRunner(server, new KubernetesClusterStatusScanner<>(serverDao), monitor,
+                        scanStats, config.widenWindows()));
+                workers.add(Executors.newFixedThreadPool(config.workersPerServer()));
+            }
+
+            AtomicBoolean stopScanners = new AtomicBoolean();
+            AtomicInteger crashesDone = new AtomicInteger();
+            AtomicInteger jobsFailedByRestart = new AtomicInteger();
+            AtomicInteger dispatched = new AtomicInteger();
+            List<Thread> background = new ArrayList<>();
+            for (ScannerRunner scanner : scanners) {
+                background.add(start("scanner", () -> {
+                    while (!stopScanners.get()) {
+                        sleep(config.scannerMillis());
+                        scanner.pass();
+                    }
+                }));
+            }
+            Thread crasher = start("crasher", () -> runCrashes(script, servers, monitor, db, started, crashesDone,
+                    jobsFailedByRestart));
+            long deadline = started + TimeUnit.SECONDS.toNanos(config.maxSeconds());
+            Thread reporter = start("progress", () -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    if (!sleep(1000)) {
+                        return;
+                    }
+                    progress.accept(String.format("[simulate] %.1fs: %d/%d operations dispatched, %d crashes,"
+                            + " %d scanner passes, %d clusters recovered", (System.nanoTime() - started) / 1e9,
+                            dispatched.get(), script.operations().size(), crashesDone.get(), scanStats.passes.get(),
+                            scanStats.recovered.get()));
+                }
+            });
+
+            int notDispatched = 0;
+            for (ScriptedOperation op : script.operations()) {
+                long due = started + TimeUnit.MILLISECONDS.toNanos(op.atMillis());
+                if (System.nanoTime() > deadline) {
+                    notDispatched++;
+                    continue;
+                }
+                sleepUntil(due);
+                ManagementServer target = pickServer(servers, op.server(), outcomes);
+                ClusterOperationGuard<State, Event> guard = guards.get(target.index);
+                workers.get(target.index).submit(() -> runner.run(op, target, guard));
+                dispatched.incrementAndGet();
+            }
+            for (ExecutorService pool : workers) {
+                pool.shutdown();
+            }
+            for (ExecutorService pool : workers) {
+                if (!pool.awaitTermination(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(30),
+                        TimeUnit.NANOSECONDS)) {
+                    pool.shutdownNow();
+                }
+            }
+            crasher.join();
+            stopScanners.set(true);
+            for (Thread t : background) {
+                t.join();
+            }
+            reporter.interrupt();
+            reporter.join();
+
+            // After the storm: every server is up and its old jobs are failed; a few more passes.
+            for (int i = 0; i < FINAL_PASSES; i++) {
+                int moved = scanStats.recovered.get() + scanStats.reconciled.get();
+                scanners.get(0).pass();
+                if (i > 0 && scanStats.recovered.get() + scanStats.reconciled.get() == moved) {
+                    break;
+                }
+            }
+            Map<Long, String> finalStates = db.states();
+            int stuck = 0;
+            for (String s : finalStates.values()) {
+                if (machine.orphanStates().contains(machine.state(s))) {
+                    stuck++;
+                }
+            }
+            int illegal = HistoryCheck.illegalTransitions(machine, clusters, db.history(), finalStates);
+            return report(script, db, outcomes, latency, scanStats, monitor, crashesDone.get(),
+                    jobsFailedByRestart.get(), notDispatched, stuck, illegal, finalStates, started);
+        }
+    }
+
+    private SimulationReport report(OperationScript script, SimulationDatabase db, OperationOutcomes outcomes,
+            LatencyRecorder latency, ScannerStats scan, InvariantMonitor monitor, int crashes, int jobsFailed,
+            int notDispatched, int stuck, int illegal, Map<Long, String> finalStates, long started) {
+        SimulationReport r = new SimulationReport();
+        r.put("seed", config.seed());
+        r.put("script_fingerprint", Long.toHexString(script.fingerprint()));
+        r.put("database", db.describe());
+        r.put("duration_seconds", (System.nanoTime() - started) / 1e9);
+        Map<String, Object> setup = r.section("setup");
+        setup.put("servers", config.servers());
+        setup.put("clusters", config.clusters());
+        setup.put("operations", script.operations().size());
+        setup.put("widen_windows", config.widenWindows());
+        Map<String, Object> ops = r.section("operations");
+        ops.put("entered", outcomes.get(EntryOutcome.ENTERED));
+        ops.put("proceeded", outcomes.get(EntryOutcome.PROCEEDED));
+        ops.put("nothing_to_do", outcomes.get(EntryOutcome.NOTHING_TO_DO));
+        ops.put("refused", outcomes.get(EntryOutcome.REFUSED));
+        ops.put("lost_race", outcomes.get(EntryOutcome.LOST_RACE));
+        ops.put("work_failed", outcomes.workFailed.get());
+        ops.put("completion_missed", outcomes.completionMissed.get());
+        ops.put("stopped_by_crash", outcomes.crashedMidOperation.get());
+        ops.put("rerouted_from_down_server", outcomes.rerouted.get());
+        ops.put("not_dispatched_in_time", notDispatched);
+        Map<String, Object> crash = r.section("crashes");
+        crash.put("crashes", crashes);
+        crash.put("jobs_failed_on_restart", jobsFailed);
+        crash.put("clusters_recovered", scan.recovered.get());
+        Map<String, Object> scanner = r.section("scanner");
+        scanner.put("passes", scan.passes.get());
+        scanner.put("statements", scan.statements.get());
+        scanner.put("max_statements_per_pass", scan.maxStatementsPerPass.get());
+        scanner.put("job_lookups_skipped", scan.jobLookupsSkipped.get());
+        scanner.put("passes_waited", scan.waited.get());
+        scanner.put("recoveries_missed", scan.recoveryMissed.get());
+        scanner.put("alert_reconciliations", scan.reconciled.get());
+        Map<String, Object> cas = r.section("cas_latency_us");
+        cas.put("samples", latency.count());
+        cas.put("p50", latency.percentileMicros(50));
+        cas.put("p90", latency.percentileMicros(90));
+        cas.put("p99", latency.percentileMicros(99));
+        cas.put("max", latency.percentileMicros(100));
+        Map<String, Object> invariants = r.section("invariants");
+        invariants.put("double_entries", monitor.doubleEntries.get());
+        invariants.put("stuck_clusters", stuck);
+        invariants.put("illegal_transitions", illegal);
+        Map<String, Object> windows = r.section("known_windows");
+        windows.put("live_operations_failed", monitor.liveOperationsFailed.get());
+        windows.put("zombie_completions", monitor.zombieCompletions.get());
+        windows.put("concurrent_proceeds", monitor.concurrentProceeds.get());
+        windows.put("stop_takeovers_of_starting", monitor.stopTakeovers.get());
+        Map<String, Object> states = r.section("final_states");
+        Map<String, Integer> counts = new TreeMap<>();
+        for (String s : finalStates.values()) {
+            counts.merge(s, 1, Integer::sum);
+        }
+        states.putAll(counts);
+        return r;
+    }
+
+    private void runCrashes(OperationScript script, List<ManagementServer> servers, InvariantMonitor monitor,
+            SimulationDatabase db, long started, AtomicInteger crashesDone, AtomicInteger jobsFailed) {
+        try {
+            long nextRunid = 2;
+            for (ScriptedCrash crash : script.crashes()) {
+                sleepUntil(started + TimeUnit.MILLISECONDS.toNanos(crash.atMillis()));
+                ManagementServer server = servers.get(crash.server());
+                if (!server.alive()) {
+                    continue;
+                }
+                long ended = server.crash();
+                monitor.crashed(server.index, ended);
+                db.markServerDown(server.msid);
+                crashesDone.incrementAndGet();
+                sleep(crash.downMillis());
+                long runid = nextRunid++;
+                jobsFailed.addAndGet(db.failJobsOfRestartedServer(server.msid, runid));
+                server.restart(runid);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("crash schedule: " + e, e);
+        }
+    }
+
+    /** The scripted server, or the next one that is up (a load balancer's choice). */
+    private static ManagementServer pickServer(List<ManagementServer> servers, int preferred,
+            OperationOutcomes outcomes) {
+        for (int i = 0; ; i++) {
+            ManagementServer s = servers.get((preferred + i) % servers.size());
+            if (s.alive()) {
+                if (i > 0) {
+                    outcomes.rerouted.incrementAndGet();
+                }
+                return s;
+            }
+            if (i > 0 && i % servers.size() == 0) {
+                sleep(5);
+            }
+        }
+    }
+
+    private static Thread start(String name, Runnable body) {
+        Thread t = new Thread(body, "cks-simulate-" + name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void sleepUntil(long nanoTime) {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+        }
+    }
+
+    /** Sleeps; false when interrupted. */
+    private static boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+
+/**
+ * Checks the recorded state changes: each is a row of the table, each starts where the previous
+ * change of its cluster ended, and the last ends in the state the cluster shows now. A blind
+ * write, a lost update or a change outside the table breaks one of these.
+ */
+final class HistoryCheck {
+    private HistoryCheck() {
+    }
+
+    /** The number of recorded changes (and final states) that break the rules. */
+    static int illegalTransitions(ClusterStateMachine<State, Event> machine, List<SimCluster> clusters,
+            List<String[]> history, Map<Long, String> finalStates) {
+        Map<Long, String> last = new HashMap<>();
+        for (SimCluster c : clusters) {
+            last.put(c.id(), c.initialState());
+        }
+        int illegal = 0;
+        for (String[] row : history) {
+            long id = Long.parseLong(row[0]);
+            State from = machine.state(row[1]);
+            Event event = Event.valueOf(row[2]);
+            State to = machine.state(row[3]);
+            if (machine.nextState(from, event) != to || !row[1].equals(last.get(id))) {
+                illegal++;
+            }
+            last.put(id, row[3]);
+        }
+        for (Map.Entry<Long, String> e : finalStates.entrySet()) {
+            if (!e.getValue().equals(last.get(e.getKey()))) {
+                illegal++;
+            }
+        }
+        return illegal;
+    }
+}

@@ -1,0 +1,70 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Watches the operations inside each cluster. Invariants: no two transitioning operations inside
+ * one cluster at once. Known windows of the upstream design are counted, not hidden: a live
+ * operation failed by the scanner, a late (zombie) completion of such an operation that still
+ * hits, and operations that go ahead without a state change alongside another.
+ */
+final class InvariantMonitor {
+    final AtomicInteger doubleEntries = new AtomicInteger();
+    final AtomicInteger concurrentProceeds = new AtomicInteger();
+    final AtomicInteger liveOperationsFailed = new AtomicInteger();
+    final AtomicInteger zombieCompletions = new AtomicInteger();
+    final AtomicInteger stopTakeovers = new AtomicInteger();
+    private final Map<Long, ClusterTracker> trackers = new ConcurrentHashMap<>();
+
+    ClusterTracker tracker(long clusterId) {
+        return trackers.computeIfAbsent(clusterId, ClusterTracker::new);
+    }
+
+    /** Called with the tracker locked, right after the operation got in. */
+    void entered(ClusterTracker tracker, ActiveOperation op) {
+        for (ActiveOperation other : tracker.active) {
+            if (other.failedByScanner) {
+                continue; // already counted as a live operation failed
+            }
+            if (op.entered && other.entered) {
+                boolean takeover = "Starting".equals(other.movedTo) && op.script.kind() == SimOperation.STOP;
+                (takeover ? stopTakeovers : doubleEntries).incrementAndGet();
+            } else {
+                concurrentProceeds.incrementAndGet();
+            }
+        }
+        tracker.active.add(op);
+    }
+
+    /** Called with the tracker locked, right after the operation's completion. */
+    void exited(ClusterTracker tracker, ActiveOperation op, boolean completionHit) {
+        tracker.active.remove(op);
+        if (completionHit && op.entered && op.failedByScanner) {
+            zombieCompletions.incrementAndGet();
+        }
+    }
+
+    /** Called with the tracker locked, right after the scanner's compare-and-set. */
+    void scannerRecovered(ClusterTracker tracker) {
+        for (ActiveOperation op : tracker.active) {
+            if (op.entered && !op.failedByScanner) {
+                op.failedByScanner = true;
+                liveOperationsFailed.incrementAndGet();
+            }
+        }
+    }
+
+    /** A server run ended: its operations are gone, whatever state they left. */
+    void crashed(int server, long runid) {
+        for (ClusterTracker tracker : trackers.values()) {
+            tracker.lock.lock();
+            try {
+                tracker.active.removeIf(op -> op.server == server && op.runid == runid);
+            } finally {
+                tracker.lock.unlock();
+            }
+        }
+    }
+}

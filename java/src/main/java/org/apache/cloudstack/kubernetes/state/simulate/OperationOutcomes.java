@@ -1,0 +1,30 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** How the operations of a run ended at their entry. */
+final class OperationOutcomes {
+    enum EntryOutcome { ENTERED, PROCEEDED, NOTHING_TO_DO, REFUSED, LOST_RACE }
+
+    private final Map<EntryOutcome, AtomicInteger> counts = new EnumMap<>(EntryOutcome.class);
+    final AtomicInteger crashedMidOperation = new AtomicInteger();
+    final AtomicInteger rerouted = new AtomicInteger();
+    final AtomicInteger workFailed = new AtomicInteger();
+    final AtomicInteger completionMissed = new AtomicInteger();
+
+    OperationOutcomes() {
+        for (EntryOutcome o : EntryOutcome.values()) {
+            counts.put(o, new AtomicInteger());
+        }
+    }
+
+    void count(EntryOutcome outcome) {
+        counts.get(outcome).incrementAndGet();
+    }
+
+    int get(EntryOutcome outcome) {
+        return counts.get(outcome).get();
+    }
+}

@@ -1,0 +1,193 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.sql.SQLException;
+import java.util.List;
+import org.apache.cloudstack.kubernetes.state.Outcome;
+import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
+import org.apache.cloudstack.kubernetes.state.jdbc.ScaleEntry;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
+
+/** Runs one scripted operation as a CloudStack action worker does, on one management server. */
+final class OperationRunner {
+    private final SimulationDatabase db;
+    private final List<SimCluster> clusters;
+    private final InvariantMonitor monitor;
+    private final OperationOutcomes outcomes;
+    private final LatencyRecorder latency;
+    private final boolean widenWindows;
+
+    OperationRunner(SimulationDatabase db, List<SimCluster> clusters, InvariantMonitor monitor,
+            OperationOutcomes outcomes, LatencyRecorder latency, boolean widenWindows) {
+        this.db = db;
+        this.clusters = clusters;
+        this.monitor = monitor;
+        this.outcomes = outcomes;
+        this.latency = latency;
+        this.widenWindows = widenWindows;
+    }
+
+    void run(ScriptedOperation op, ManagementServer server, ClusterOperationGuard<State, Event> guard) {
+        long runid = server.runid();
+        SimCluster cluster = clusters.get(op.cluster());
+        try {
+            long jobId = server.step(runid, () -> db.insertJob(server.msid, op, cluster));
+            String read = server.step(runid, () -> db.state(cluster.id()));
+            State current = guard.dao().machine().state(read);
+            boolean succeeded = op.kind().scaleKind != null
+                    ? runScale(op, server, runid, guard, cluster, current)
+                    : runOperation(op, server, runid, guard, cluster, current);
+            server.step(runid, () -> {
+                db.finishJob(jobId, server.msid, succeeded);
+                return null;
+            });
+        } catch (ManagementServer.Crashed crashed) {
+            outcomes.crashedMidOperation.incrementAndGet();
+        } catch (SQLException e) {
+            throw new IllegalStateException("operation " + op.index() + " on cluster " + cluster.id() + ": " + e, e);
+        }
+    }
+
+    private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+        ClusterTracker tracker = monitor.tracker(cluster.id());
+        OperationEntry<State, Event> entry;
+        ActiveOperation active = null;
+        tracker.lock.lock();
+        try {
+            long start = System.nanoTime();
+            entry = server.step(runid, () -> guard.transitToOperationState(cluster.id(), op.kind().operation, current));
+            if (entry.update() != null) {
+                latency.add(System.nanoTime() - start);
+            }
+            if (entry.mayProceed()) {
+                active = new ActiveOperation(op, server.index, runid, entry.kind() == OperationEntry.Kind.ENTERED,
+                        entry.movedTo() == null ? null : entry.movedTo().name());
+                monitor.entered(tracker, active);
+            }
+        } finally {
+            tracker.lock.unlock();
+        }
+        outcomes.count(EntryOutcome.valueOf(entry.kind().name()));
+        if (!entry.mayProceed()) {
+            return entry.kind() == OperationEntry.Kind.NOTHING_TO_DO;
+        }
+        if (entry.kind() == OperationEntry.Kind.PROCEEDED && widenWindows) {
+            server.work(runid, SimulationConfig.WIDEN_MILLIS);
+        }
+        server.work(runid, op.workMillis());
+        boolean ok = !op.fails();
+        applyVmEffects(op, server, runid, cluster, ok);
+        final ActiveOperation finished = active;
+        tracker.lock.lock();
+        try {
+            long start = System.nanoTime();
+            boolean hit = server.step(runid,
+                    () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
+            if (entry.movedTo() != null) {
+                latency.add(System.nanoTime() - start);
+                if (!hit) {
+                    outcomes.completionMissed.incrementAndGet();
+                }
+            }
+            monitor.exited(tracker, finished, hit);
+        } finally {
+            tracker.lock.unlock();
+        }
+        if (!ok) {
+            outcomes.workFailed.incrementAndGet();
+        }
+        return ok;
+    }
+
+    private boolean runScale(ScriptedOperation op, ManagementServer server, long runid,
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+        ScaleOperation<State, Event> scale = guard.dao().machine().beginScale(op.kind().scaleKind, current);
+        ClusterTracker tracker = monitor.tracker(cluster.id());
+        // Some failing scales fail their validation before the first scaling step: they must
+        // never touch a state that another scale may hold.
+        if (op.fails() && op.index() % 3 == 0) {
+            outcomes.count(EntryOutcome.REFUSED);
+            server.step(runid, () -> guard.completeScale(scale, cluster.id(), false));
+            return false;
+        }
+        ScaleEntry<State, Event> first;
+        ActiveOperation active = null;
+        tracker.lock.lock();
+        try {
+            long start = System.nanoTime();
+            first = server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
+            if (first.update() != null) {
+                latency.add(System.nanoTime() - start);
+            }
+            if (first.mayProceed()) {
+                boolean entered = first.kind() == ScaleEntry.Kind.ENTERED;
+                active = new ActiveOperation(op, server.index, runid, entered,
+                        entered ? first.update().target().name() : null);
+                monitor.entered(tracker, active);
+            }
+        } finally {
+            tracker.lock.unlock();
+        }
+        outcomes.count(scaleOutcome(first.kind()));
+        if (!first.mayProceed()) {
+            return false;
+        }
+        server.work(runid, op.workMillis() / 2);
+        // Later scaling steps of the same operation transition nothing.
+        server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
+        server.work(runid, op.workMillis() - op.workMillis() / 2);
+        boolean ok = !op.fails();
+        final ActiveOperation finished = active;
+        tracker.lock.lock();
+        try {
+            long start = System.nanoTime();
+            boolean hit = server.step(runid, () -> guard.completeScale(scale, cluster.id(), ok));
+            if (scale.movedCluster()) {
+                latency.add(System.nanoTime() - start);
+                if (!hit) {
+                    outcomes.completionMissed.incrementAndGet();
+                }
+            }
+            monitor.exited(tracker, finished, hit);
+        } finally {
+            tracker.lock.unlock();
+        }
+        if (!ok) {
+            outcomes.workFailed.incrementAndGet();
+        }
+        return ok;
+    }
+
+    private static EntryOutcome scaleOutcome(ScaleEntry.Kind kind) {
+        switch (kind) {
+            case ENTERED:
+            case ALREADY_ENTERED:
+                return EntryOutcome.ENTERED;
+            case SETTINGS_ONLY:
+                return EntryOutcome.PROCEEDED;
+            case LOST_RACE:
+                return EntryOutcome.LOST_RACE;
+            default:
+                return EntryOutcome.REFUSED;
+        }
+    }
+
+    /** The hypervisor's side: a start runs the VMs, a stop stops them; failures leave them. */
+    private void applyVmEffects(ScriptedOperation op, ManagementServer server, long runid, SimCluster cluster,
+            boolean ok) throws SQLException {
+        String vmState = !ok ? null
+                : op.kind() == SimOperation.START ? "Running"
+                : op.kind() == SimOperation.STOP ? "Stopped"
+                : op.kind() == SimOperation.DESTROY ? "Expunging" : null;
+        if (vmState != null) {
+            server.step(runid, () -> {
+                db.setVmStates(cluster.id(), vmState);
+                return null;
+            });
+        }
+    }
+}

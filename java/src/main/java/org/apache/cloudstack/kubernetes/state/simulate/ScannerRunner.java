@@ -1,0 +1,94 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.sql.SQLException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
+import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
+import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+
+/**
+ * One server's status scanner. Passes of all servers are serialized by one lock, as CloudStack's
+ * global lock does; each recovery compare-and-set runs under the cluster's tracker lock so the
+ * monitor knows which operations it failed.
+ */
+final class ScannerRunner implements ScanListener {
+    /** CloudStack's scanner runs under a global lock: one pass at a time across servers. */
+    private static final ReentrantLock GLOBAL_LOCK = new ReentrantLock();
+
+    private final ManagementServer server;
+    private final KubernetesClusterStatusScanner<State, Event> scanner;
+    private final InvariantMonitor monitor;
+    private final ScannerStats stats;
+    private final boolean widenWindows;
+
+    ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
+            InvariantMonitor monitor, ScannerStats stats, boolean widenWindows) {
+        this.server = server;
+        this.scanner = scanner;
+        this.monitor = monitor;
+        this.stats = stats;
+        this.widenWindows = widenWindows;
+        scanner.setListener(this);
+    }
+
+    /** One pass, if this server is up; false when it is down. */
+    boolean pass() {
+        long runid = server.runid();
+        GLOBAL_LOCK.lock();
+        try {
+            return server.step(runid, () -> {
+                RecoveryResult recovery = scanner.recoverOrphanedOperationStates();
+                ReconcileResult<State> reconcile = scanner.reconcileAlertClusters(id -> true);
+                stats.record(recovery, reconcile);
+                return true;
+            });
+        } catch (ManagementServer.Crashed crashed) {
+            return false;
+        } catch (SQLException e) {
+            throw new IllegalStateException("status scanner on server " + server.index + ": " + e, e);
+        } finally {
+            GLOBAL_LOCK.unlock();
+        }
+    }
+
+    /** Between reading a cluster and failing it, an operation may end and another begin. */
+    @Override
+    public void candidatesRead() {
+        widen();
+    }
+
+    @Override
+    public void jobsRead() {
+        widen();
+    }
+
+    private void widen() {
+        if (widenWindows) {
+            try {
+                Thread.sleep(SimulationConfig.WIDEN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void beforeRecovery(long clusterId) {
+        monitor.tracker(clusterId).lock.lock();
+    }
+
+    @Override
+    public void afterRecovery(long clusterId, boolean hit) {
+        ClusterTracker tracker = monitor.tracker(clusterId);
+        try {
+            if (hit) {
+                monitor.scannerRecovered(tracker);
+            }
+        } finally {
+            tracker.lock.unlock();
+        }
+    }
+}

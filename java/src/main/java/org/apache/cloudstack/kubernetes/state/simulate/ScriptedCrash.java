@@ -1,0 +1,5 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+/** A management server stops at {@code atMillis} and comes back {@code downMillis} later. */
+record ScriptedCrash(int server, long atMillis, long downMillis) {
+}

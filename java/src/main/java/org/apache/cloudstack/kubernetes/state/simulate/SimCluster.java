@@ -1,0 +1,5 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+/** A simulated cluster: its script index, database id and uuid, and the state it started in. */
+record SimCluster(int index, long id, String uuid, String initialState) {
+}

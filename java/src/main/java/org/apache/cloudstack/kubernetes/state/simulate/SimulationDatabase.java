@@ -1,0 +1,310 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.h2.jdbcx.JdbcConnectionPool;
+import org.mariadb.jdbc.MariaDbPoolDataSource;
+
+/**
+ * The database a simulation runs on: an embedded H2 in a temp folder by default, or a MariaDB /
+ * MySQL database given by URL. Everything here is test-bench I/O (jobs, VMs, servers); the
+ * cluster state itself is only written through the library's DAO.
+ */
+final class SimulationDatabase implements AutoCloseable {
+    /** Marks a database as the simulator's own: only such a database is ever emptied. */
+    private static final String MARKER_TABLE = "cks_simulation";
+    private static final int VMS_PER_CLUSTER = 3;
+
+    private final String url;
+    private final Path tempDir;
+    /** Opening a connection costs more than most statements here: pool them, as a server does. */
+    private final DataSource pool;
+    /** Keeps an embedded database open between connections. */
+    private final Connection keepAlive;
+
+    private SimulationDatabase(String url, String user, String password, Path tempDir) throws SQLException {
+        this.url = url;
+        this.tempDir = tempDir;
+        this.pool = pool(url, user, password);
+        this.keepAlive = open();
+    }
+
+    private static DataSource pool(String url, String user, String password) throws SQLException {
+        if (url.startsWith("jdbc:h2:")) {
+            JdbcConnectionPool h2 = JdbcConnectionPool.create(url, user == null ? "" : user,
+                    password == null ? "" : password);
+            h2.setMaxConnections(64);
+            return h2;
+        }
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            String poolUrl = url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
+            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=64"
+                    + (user == null ? "" : "&user=" + user) + (password == null ? "" : "&password=" + password);
+            return new MariaDbPoolDataSource(poolUrl);
+        }
+        throw new IllegalArgumentException("simulate supports jdbc:h2:, jdbc:mariadb: and jdbc:mysql: URLs, not " + url);
+    }
+
+    static SimulationDatabase create(SimulationConfig config) throws SQLException {
+        if (config.jdbcUrl() != null) {
+            return new SimulationDatabase(config.jdbcUrl(), config.user(), config.password(), null);
+        }
+        try {
+            Path dir = Files.createTempDirectory("cks-state-simulate-");
+            String url = "jdbc:h2:file:" + dir.resolve("cloud") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE"
+                    + ";LOCK_TIMEOUT=10000";
+            return new SimulationDatabase(url, "sa", "", dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String describe() {
+        return tempDir != null ? "embedded H2 (" + tempDir + ")" : url.replaceAll("password=[^&;]*", "password=***");
+    }
+
+    Connection open() throws SQLException {
+        return pool.getConnection();
+    }
+
+    ConnectionSource source() {
+        return this::open;
+    }
+
+    /** Creates the tables, refusing a database that holds clusters the simulator did not create. */
+    void prepare() throws SQLException {
+        try (Connection c = open(); Statement st = c.createStatement()) {
+            CloudStackSchema.create(c);
+            CloudStackSchema.createHistory(c);
+            boolean ours = tableExists(c, MARKER_TABLE);
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM kubernetes_cluster")) {
+                rs.next();
+                if (rs.getLong(1) > 0 && !ours) {
+                    throw new IllegalStateException("refusing to simulate on " + describe() + ": it holds Kubernetes"
+                            + " clusters that simulate did not create (use an empty database)");
+                }
+            }
+            st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int)");
+            st.execute("DELETE FROM cks_state_history");
+            for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
+                st.execute("DELETE FROM " + table);
+            }
+        }
+    }
+
+    private static boolean tableExists(Connection c, String table) throws SQLException {
+        // Metadata, not a probe query: a failing query makes some drivers log an error.
+        for (String name : new String[] {table, table.toUpperCase(java.util.Locale.ROOT)}) {
+            try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, name, null)) {
+                if (rs.next()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Inserts the clusters in their initial states with their VMs; returns id and uuid per index. */
+    List<SimCluster> seedClusters(List<String> initialStates) throws SQLException {
+        List<SimCluster> clusters = new ArrayList<>();
+        try (Connection c = open();
+             PreparedStatement cluster = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state,"
+                     + " control_node_count, node_count, created, cluster_type) VALUES (?, ?, ?, 1, ?, NOW(),"
+                     + " 'CloudManaged')", Statement.RETURN_GENERATED_KEYS);
+             PreparedStatement vm = c.prepareStatement("INSERT INTO vm_instance (id, name, uuid, state, created)"
+                     + " VALUES (?, ?, ?, ?, NOW())");
+             PreparedStatement map = c.prepareStatement("INSERT INTO kubernetes_cluster_vm_map (cluster_id, vm_id,"
+                     + " control_node) VALUES (?, ?, ?)")) {
+            long vmId = 1000;
+            for (int i = 0; i < initialStates.size(); i++) {
+                String state = initialStates.get(i);
+                String uuid = String.format("00000000-0000-4000-8000-%012d", i);
+                cluster.setString(1, uuid);
+                cluster.setString(2, "k8s-" + i);
+                cluster.setString(3, state);
+                cluster.setInt(4, VMS_PER_CLUSTER - 1);
+                cluster.executeUpdate();
+                long id;
+                try (ResultSet keys = cluster.getGeneratedKeys()) {
+                    keys.next();
+                    id = keys.getLong(1);
+                }
+                String vmState = "Running".equals(state) ? "Running" : "Stopped";
+                for (int n = 0; n < VMS_PER_CLUSTER; n++, vmId++) {
+                    vm.setLong(1, vmId);
+                    vm.setString(2, "k8s-" + i + "-node-" + n);
+                    vm.setString(3, String.format("10000000-0000-4000-8000-%012d", vmId));
+                    vm.setString(4, vmState);
+                    vm.executeUpdate();
+                    map.setLong(1, id);
+                    map.setLong(2, vmId);
+                    map.setInt(3, n == 0 ? 1 : 0);
+                    map.executeUpdate();
+                }
+                clusters.add(new SimCluster(i, id, uuid, state));
+            }
+        }
+        return clusters;
+    }
+
+    /** Writes the job IN_PROGRESS as CloudStack does before the worker runs. */
+    long insertJob(long msid, ScriptedOperation op, SimCluster cluster) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (uuid, job_cmd, job_cmd_info,"
+                     + " job_status, instance_type, instance_id, job_init_msid, job_executing_msid, created,"
+                     + " last_updated) VALUES (?, ?, ?, 0, 'KubernetesCluster', ?, ?, ?, NOW(), NOW())",
+                     Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, String.format("20000000-0000-4000-8000-%012d", op.index()));
+            ps.setString(2, op.kind().jobCmd);
+            ps.setString(3, "{\"id\":\"" + cluster.uuid() + "\",\"ctxUserId\":\"2\",\"httpmethod\":\"GET\"}");
+            if (op.legacyJob()) {
+                ps.setNull(4, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(4, cluster.id());
+            }
+            ps.setLong(5, msid);
+            ps.setLong(6, msid);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    void finishJob(long jobId, long msid, boolean succeeded) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = ?, job_result_code = ?,"
+                     + " job_complete_msid = ?, last_updated = NOW(), removed = NOW() WHERE id = ? AND job_status = 0")) {
+            ps.setInt(1, succeeded ? 1 : 2);
+            ps.setInt(2, succeeded ? 0 : 530);
+            ps.setLong(3, msid);
+            ps.setLong(4, jobId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** What CloudStack does for a server that starts again: its unfinished jobs fail with 530. */
+    int failJobsOfRestartedServer(long msid, long newRunid) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code = 530,"
+                     + " job_result = 'job cancelled because of management server restart or shutdown',"
+                     + " job_complete_msid = ?, last_updated = NOW() WHERE job_executing_msid = ? AND job_status = 0");
+             PreparedStatement up = c.prepareStatement("UPDATE mshost SET runid = ?, state = 'Up', last_update = NOW()"
+                     + " WHERE msid = ?")) {
+            jobs.setLong(1, msid);
+            jobs.setLong(2, msid);
+            int failed = jobs.executeUpdate();
+            up.setLong(1, newRunid);
+            up.setLong(2, msid);
+            up.executeUpdate();
+            return failed;
+        }
+    }
+
+    void registerServer(long msid, long runid, String name) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO mshost (msid, runid, name, state, last_update)"
+                     + " VALUES (?, ?, ?, 'Up', NOW())")) {
+            ps.setLong(1, msid);
+            ps.setLong(2, runid);
+            ps.setString(3, name);
+            ps.executeUpdate();
+        }
+    }
+
+    void markServerDown(long msid) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("UPDATE mshost SET state = 'Down' WHERE msid = ?")) {
+            ps.setLong(1, msid);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The hypervisor's side of an operation's work: the cluster's VMs end up in this state. */
+    void setVmStates(long clusterId, String vmState) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("UPDATE vm_instance SET state = ? WHERE id IN"
+                     + " (SELECT vm_id FROM kubernetes_cluster_vm_map WHERE cluster_id = ?)")) {
+            ps.setString(1, vmState);
+            ps.setLong(2, clusterId);
+            ps.executeUpdate();
+        }
+    }
+
+    String state(long clusterId) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("SELECT state FROM kubernetes_cluster WHERE id = ?")) {
+            ps.setLong(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1).strip() : null;
+            }
+        }
+    }
+
+    /** Cluster id -> state, for every cluster. */
+    Map<Long, String> states() throws SQLException {
+        Map<Long, String> out = new LinkedHashMap<>();
+        try (Connection c = open(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, state FROM kubernetes_cluster ORDER BY id")) {
+            while (rs.next()) {
+                out.put(rs.getLong(1), rs.getString(2).strip());
+            }
+        }
+        return out;
+    }
+
+    /** Every recorded change, in order: cluster id, from, event, to. */
+    List<String[]> history() throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (Connection c = open(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT cluster_id, from_state, event, to_state FROM cks_state_history"
+                     + " ORDER BY id")) {
+            while (rs.next()) {
+                out.add(new String[] {Long.toString(rs.getLong(1)), rs.getString(2).strip(), rs.getString(3),
+                    rs.getString(4).strip()});
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        try {
+            keepAlive.close();
+            if (pool instanceof JdbcConnectionPool) {
+                ((JdbcConnectionPool) pool).dispose();
+            } else if (pool instanceof MariaDbPoolDataSource) {
+                ((MariaDbPoolDataSource) pool).close();
+            }
+        } finally {
+            if (tempDir != null) {
+                deleteTree(tempDir);
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temp folder is harmless.
+        }
+    }
+}
