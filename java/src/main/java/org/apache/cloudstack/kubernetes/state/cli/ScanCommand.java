@@ -9,6 +9,7 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
+import org.apache.cloudstack.kubernetes.state.text.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -101,9 +102,9 @@ final class ScanCommand implements Callable<Integer> {
                 .append(", \"unknown_jobs\": ").append(result.unknownJobIds()).append(", \"recoveries\": [");
         String sep = "";
         for (StuckClusterScan.Finding f : result.recoveries()) {
-            out.append(sep).append("{\"id\": ").append(f.id()).append(", \"uuid\": ").append(quote(f.uuid()))
-                    .append(", \"name\": ").append(quote(f.name())).append(", \"state\": ").append(quote(f.state()))
-                    .append(", \"to\": ").append(quote(f.to()));
+            out.append(sep).append("{\"id\": ").append(f.id()).append(", \"uuid\": ").append(Json.quote(f.uuid()))
+                    .append(", \"name\": ").append(Json.quote(f.name())).append(", \"state\": ").append(Json.quote(f.state()))
+                    .append(", \"to\": ").append(Json.quote(f.to()));
             if (f.applied() != null) {
                 out.append(", \"applied\": ").append(f.applied());
             }
@@ -111,22 +112,5 @@ final class ScanCommand implements Callable<Integer> {
             sep = ", ";
         }
         return out.append("]}\n").toString();
-    }
-
-    private static String quote(String s) {
-        if (s == null) {
-            return "null";
-        }
-        StringBuilder out = new StringBuilder("\"");
-        for (char ch : s.toCharArray()) {
-            if (ch == '"' || ch == '\\') {
-                out.append('\\').append(ch);
-            } else if (ch < 0x20) {
-                out.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-            } else {
-                out.append(ch);
-            }
-        }
-        return out.append('"').toString();
     }
 }

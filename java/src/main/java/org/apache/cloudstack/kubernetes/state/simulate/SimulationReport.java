@@ -3,6 +3,7 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.text.Json;
 
 /** The end-of-run report of {@code cks-state simulate}, as text or JSON. */
 public final class SimulationReport {
@@ -55,7 +56,7 @@ public final class SimulationReport {
             String sep = "\n";
             for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
                 out.append(sep).append("  ".repeat(indent + 1));
-                string(out, e.getKey().toString());
+                out.append(Json.quote(e.getKey().toString()));
                 out.append(": ");
                 json(out, e.getValue(), indent + 1);
                 sep = ",\n";
@@ -66,27 +67,8 @@ public final class SimulationReport {
         } else if (value instanceof Number || value instanceof Boolean) {
             out.append(value);
         } else {
-            string(out, String.valueOf(value));
+            out.append(Json.quote(String.valueOf(value)));
         }
-    }
-
-    private static void string(StringBuilder out, String s) {
-        out.append('"');
-        for (char ch : s.toCharArray()) {
-            switch (ch) {
-                case '"': out.append("\\\""); break;
-                case '\\': out.append("\\\\"); break;
-                case '\n': out.append("\\n"); break;
-                case '\t': out.append("\\t"); break;
-                default:
-                    if (ch < 0x20) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-                    } else {
-                        out.append(ch);
-                    }
-            }
-        }
-        out.append('"');
     }
 
     public String toText() {

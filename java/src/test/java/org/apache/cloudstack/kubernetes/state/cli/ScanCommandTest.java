@@ -1,0 +1,180 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** `cks-state scan` against a database built from the schema with clusters stuck in every way. */
+class ScanCommandTest {
+    private static final String[] OPERATION_STATES = {"Starting", "Stopping", "Scaling", "ScalingStoppedCluster",
+        "Upgrading", "Importing", "RemovingNodes", "Recovering"};
+    private static final String CMD = "org.apache.cloudstack.api.command.user.kubernetes.cluster.ScaleKubernetesClusterCmd";
+
+    /** Cluster name -> id of the database built by {@link #build}. */
+    private final Map<String, Long> ids = new LinkedHashMap<>();
+
+    private long cluster(Connection c, String name, String state, String type, boolean removed) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
+                + " removed, cluster_type) VALUES (?, ?, ?, NOW(), " + (removed ? "NOW()" : "NULL") + ", ?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, "uuid-" + name);
+            ps.setString(2, name);
+            ps.setString(3, state);
+            ps.setString(4, type);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                ids.put(name, keys.getLong(1));
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    private static void job(Connection c, int status, Long instanceId, String cmdInfo, boolean removed)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (job_cmd, job_cmd_info, job_status,"
+                + " instance_type, instance_id, created, removed) VALUES (?, ?, ?, 'KubernetesCluster', ?, NOW(), "
+                + (removed ? "NOW()" : "NULL") + ")")) {
+            ps.setString(1, CMD);
+            ps.setString(2, cmdInfo);
+            ps.setInt(3, status);
+            if (instanceId == null) {
+                ps.setNull(4, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(4, instanceId);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    /** Stuck clusters of every operation state, and every kind of cluster the scan must leave alone. */
+    private void build(ToolDatabase db) throws SQLException {
+        db.reset();
+        try (Connection c = db.connect()) {
+            for (String state : OPERATION_STATES) {
+                cluster(c, "stuck-" + state, state, "CloudManaged", false);
+            }
+            // A finished job (soft-deleted, as CloudStack leaves it) does not keep a cluster alive.
+            job(c, 2, ids.get("stuck-Importing"), "{\"id\":\"uuid-stuck-Importing\"}", true);
+            job(c, 0, cluster(c, "live-by-id", "Scaling", "CloudManaged", false), "{}", false);
+            cluster(c, "live-by-uuid", "Upgrading", "CloudManaged", false);
+            job(c, 0, null, "{\"id\":\"uuid-live-by-uuid\",\"nodeids\":[\"x\"]}", false);
+            cluster(c, "live-removed-job-row", "RemovingNodes", "CloudManaged", false);
+            job(c, 0, ids.get("live-removed-job-row"), "{}", true);
+            cluster(c, "removed", "Scaling", "CloudManaged", true);
+            cluster(c, "external", "Scaling", "ExternalManaged", false);
+            cluster(c, "running", "Running", "CloudManaged", false);
+            cluster(c, "alert", "Alert", "CloudManaged", false);
+        }
+    }
+
+    private List<String> recoveredNames(String json) {
+        List<String> names = new ArrayList<>();
+        Matcher m = Pattern.compile("\"name\": \"([^\"]+)\", \"state\": \"(\\w+)\", \"to\": \"(\\w+)\"").matcher(json);
+        while (m.find()) {
+            assertEquals("Alert", m.group(3), json);
+            assertEquals("stuck-" + m.group(2), m.group(1), json);
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private Map<String, String> states(ToolDatabase db) throws SQLException {
+        Map<String, String> states = new LinkedHashMap<>();
+        try (Connection c = db.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name, state FROM kubernetes_cluster ORDER BY id")) {
+            while (rs.next()) {
+                states.put(rs.getString(1), rs.getString(2).strip());
+            }
+        }
+        return states;
+    }
+
+    private static List<String> expectedNames() {
+        List<String> names = new ArrayList<>();
+        for (String s : OPERATION_STATES) {
+            names.add("stuck-" + s);
+        }
+        return names;
+    }
+
+    @ParameterizedTest(name = "{0} dry run lists every stuck cluster and changes nothing")
+    @EnumSource(ToolDatabase.class)
+    void dryRunListsTheStuckClustersOnly(ToolDatabase db) throws Exception {
+        build(db);
+        Map<String, String> before = states(db);
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().startsWith("{\"waiting\": false"), run.out());
+        assertEquals(expectedNames(), recoveredNames(run.out()));
+        assertTrue(!run.out().contains("\"applied\""), run.out());
+        assertEquals(before, states(db));
+        ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertTrue(text.out().startsWith("would recover (dry run; --apply to perform):"), text.out());
+    }
+
+    @ParameterizedTest(name = "{0} --apply recovers them; a second --apply finds nothing")
+    @EnumSource(ToolDatabase.class)
+    void applyTwice(ToolDatabase db) throws Exception {
+        build(db);
+        ToolRun first = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json", "--apply");
+        assertEquals(0, first.code(), first.err());
+        assertEquals(expectedNames(), recoveredNames(first.out()));
+        assertEquals(OPERATION_STATES.length, first.out().split("\"applied\": true", -1).length - 1, first.out());
+        Map<String, String> after = states(db);
+        for (String s : OPERATION_STATES) {
+            assertEquals("Alert", after.get("stuck-" + s));
+        }
+        assertEquals("Scaling", after.get("live-by-id"));
+        assertEquals("Upgrading", after.get("live-by-uuid"));
+        assertEquals("RemovingNodes", after.get("live-removed-job-row"));
+        assertEquals("Scaling", after.get("removed"));
+        assertEquals("Scaling", after.get("external"));
+        ToolRun second = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
+        assertEquals("no stuck Kubernetes cluster\n", second.out());
+    }
+
+    @ParameterizedTest(name = "{0} a job of unknown cluster (malformed job_cmd_info) makes the scan wait")
+    @EnumSource(ToolDatabase.class)
+    void unknownClusterJobWaits(ToolDatabase db) throws Exception {
+        build(db);
+        try (Connection c = db.connect()) {
+            job(c, 0, null, "{\"id\": ", false);
+        }
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json", "--apply");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().startsWith("{\"waiting\": true"), run.out());
+        assertEquals(List.of(), recoveredNames(run.out()));
+        assertEquals("Starting", states(db).get("stuck-Starting"));
+    }
+
+    @Test
+    void badOptionsGiveAClearMessageAndExitTwo() {
+        ToolRun missing = ToolRun.of("scan");
+        assertEquals(2, missing.code());
+        assertTrue(missing.err().contains("Missing required option: '--jdbc-url=<jdbcUrl>'"), missing.err());
+        ToolRun env = ToolRun.of("scan", "--jdbc-url", ToolDatabase.H2.url(), "--user", "sa", "--password-env",
+                "CKS_NO_SUCH_VARIABLE_Y");
+        assertEquals(2, env.code());
+        assertTrue(env.err().contains("CKS_NO_SUCH_VARIABLE_Y is not set"), env.err());
+        ToolRun prompt = ToolRun.of("scan", "--jdbc-url", ToolDatabase.H2.url(), "--user", "sa");
+        assertEquals(2, prompt.code());
+        assertTrue(prompt.err().contains("--password-env"), prompt.err());
+        ToolRun format = ToolRun.of("scan", "--jdbc-url", ToolDatabase.H2.url(), "--format", "yaml");
+        assertEquals(2, format.code());
+    }
+}

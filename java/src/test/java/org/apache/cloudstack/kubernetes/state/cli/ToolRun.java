@@ -1,0 +1,18 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/** One in-process run of the cks-state tool: exit code, standard output, standard error. */
+record ToolRun(int code, String out, String err) {
+    static ToolRun of(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = CksStateCommand.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new ToolRun(code, out.toString(), err.toString());
+    }
+}
