@@ -6,7 +6,7 @@ JAR := java/target/cks-state-cli.jar
 .PHONY: run test rust-test java-test build clean
 
 run: build
-	java -jar $(JAR) table --format tsv
+	java -jar $(JAR) simulate
 
 build:
 	cd java && $(MVN) -DskipTests package

@@ -18,12 +18,13 @@ import picocli.CommandLine.Model.CommandSpec;
                 + " '-> Target' (transition), 'proceed', 'nothing' (already done) or 'refuse'.")
 final class RulesCommand implements Runnable {
     /** Output formats of the matrix. */
-    enum Format { tsv, markdown }
+    enum Format { tsv, markdown, mermaid, dot }
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--format", defaultValue = "tsv", description = "tsv or markdown (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "tsv", description = "tsv, markdown (the matrix), mermaid or dot (a graph: an edge per operation that may"
+                    + " start from a state; refusals are left out) (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
@@ -34,6 +35,41 @@ final class RulesCommand implements Runnable {
     public void run() {
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, profile);
         PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.mermaid || format == Format.dot) {
+            graph(machine, out);
+        } else {
+            matrix(machine, out);
+        }
+        out.flush();
+    }
+
+    /** One edge per operation a state admits: to its target, or back to the state itself. */
+    private void graph(ClusterStateMachine<State, Event> machine, PrintWriter out) {
+        boolean mermaid = format == Format.mermaid;
+        out.println(mermaid ? "flowchart LR" : "digraph cks_state_rules {");
+        for (State s : State.values()) {
+            for (Operation op : Operation.values()) {
+                EntryDecision<State, Event> d = machine.decideEntry(op, s);
+                if (d.kind() == EntryDecision.Kind.REFUSE) {
+                    continue;
+                }
+                State to = d.kind() == EntryDecision.Kind.TRANSITION ? d.update().target() : s;
+                String label = op.specName() + (d.kind() == EntryDecision.Kind.TRANSITION ? "" : " " + cell(d));
+                if (mermaid) {
+                    String arrow = d.kind() == EntryDecision.Kind.TRANSITION ? " -->|" : " -.->|";
+                    out.println("    " + s + arrow + label + "| " + to);
+                } else {
+                    String style = d.kind() == EntryDecision.Kind.TRANSITION ? "" : ", style=dashed";
+                    out.println("    \"" + s + "\" -> \"" + to + "\" [label=\"" + label + "\"" + style + "];");
+                }
+            }
+        }
+        if (!mermaid) {
+            out.println("}");
+        }
+    }
+
+    private void matrix(ClusterStateMachine<State, Event> machine, PrintWriter out) {
         String sep = format == Format.tsv ? "\t" : " | ";
         String open = format == Format.tsv ? "" : "| ";
         String close = format == Format.tsv ? "" : " |";
@@ -52,7 +88,6 @@ final class RulesCommand implements Runnable {
             }
             out.println(line.append(close));
         }
-        out.flush();
     }
 
     static String cell(EntryDecision<State, Event> d) {

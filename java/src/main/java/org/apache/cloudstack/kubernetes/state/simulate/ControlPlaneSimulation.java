@@ -43,7 +43,7 @@ public final class ControlPlaneSimulation {
     public SimulationReport run() throws SQLException, InterruptedException {
         OperationScript script = OperationScript.generate(config);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
-        long started = System.nanoTime();
+        long runStarted = System.nanoTime();
         try (SimulationDatabase db = SimulationDatabase.create(config)) {
             db.prepare();
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
@@ -68,6 +68,8 @@ public final class ControlPlaneSimulation {
                         scanStats, config.widenWindows()));
                 workers.add(Executors.newFixedThreadPool(config.workersPerServer()));
             }
+            // The script's clock starts once the database is ready.
+            long started = System.nanoTime();
 
             AtomicBoolean stopScanners = new AtomicBoolean();
             AtomicInteger crashesDone = new AtomicInteger();
@@ -144,7 +146,7 @@ public final class ControlPlaneSimulation {
             }
             int illegal = HistoryCheck.illegalTransitions(machine, clusters, db.history(), finalStates);
             return report(script, db, outcomes, latency, scanStats, monitor, crashesDone.get(),
-                    jobsFailedByRestart.get(), notDispatched, stuck, illegal, finalStates, started);
+                    jobsFailedByRestart.get(), notDispatched, stuck, illegal, finalStates, runStarted);
         }
     }
 

@@ -131,6 +131,7 @@ final class SimulationDatabase implements AutoCloseable {
                      + " VALUES (?, ?, ?, ?, NOW())");
              PreparedStatement map = c.prepareStatement("INSERT INTO kubernetes_cluster_vm_map (cluster_id, vm_id,"
                      + " control_node) VALUES (?, ?, ?)")) {
+            c.setAutoCommit(false);
             long vmId = 1000;
             for (int i = 0; i < initialStates.size(); i++) {
                 String state = initialStates.get(i);
@@ -159,6 +160,8 @@ final class SimulationDatabase implements AutoCloseable {
                 }
                 clusters.add(new SimCluster(i, id, uuid, state));
             }
+            c.commit();
+            c.setAutoCommit(true);
         }
         return clusters;
     }
