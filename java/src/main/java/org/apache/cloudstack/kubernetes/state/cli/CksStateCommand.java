@@ -28,6 +28,18 @@ public final class CksStateCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new CksStateCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // A database or library failure is the user's to read, not a stack trace: one line per cause.
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            StringBuilder message = new StringBuilder("cks-state ").append(commandLine.getCommandName()).append(": ");
+            String sep = "";
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                message.append(sep).append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+                sep = "\n  caused by: ";
+            }
+            commandLine.getErr().println(message);
+            commandLine.getErr().flush();
+            return 1;
+        });
         return cl;
     }
 

@@ -163,6 +163,13 @@ class ScanCommandTest {
     }
 
     @Test
+    void anUnreachableDatabaseIsOneClearLineAndExitOne() {
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", "jdbc:mariadb://127.0.0.1:1/cloud?connectTimeout=2000");
+        assertEquals(1, run.code());
+        assertTrue(run.err().startsWith("cks-state scan: ") && !run.err().contains("\tat "), run.err());
+    }
+
+    @Test
     void badOptionsGiveAClearMessageAndExitTwo() {
         ToolRun missing = ToolRun.of("scan");
         assertEquals(2, missing.code());
