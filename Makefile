@@ -28,3 +28,80 @@ java-test:
 clean:
 	cargo clean
 	cd java && $(MVN) clean
+
+# ---- Benchmarks (issue 7, see BENCHMARKS.md): cargo bench, the JMH suite (one run, ratios to
+# baselines of the same run) and the scanner pass end to end on MariaDB. The scanner uses a
+# throwaway server of its own (port 3427, .mariadb/bench-3427) so that a `make java-test` beside
+# it keeps its server. Results and logs land in java/target-bench/. bench-quick: < 5 minutes.
+BENCH_OUT := java/target-bench
+BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/target/release/libcks_state.so \
+	-cp "$(BENCH_OUT)/test-classes:$(BENCH_OUT)/classes:$$(cat $(BENCH_OUT)/bench.classpath)"
+BENCH_COMMA := ,
+BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 scripts/mariadb.sh
+
+.PHONY: bench bench-quick bench-build
+
+bench-build:
+	cargo build --release --lib
+	cd java && $(MVN) -Pbench -Dcargo.skip=true -Dcks.build.dir=target-bench test-compile
+
+# $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count.
+# cargo bench --profile release reuses the library built above (the bench profile would build it again).
+define run-bench
+	set -o pipefail; $(if $(filter quick,$(1)),CKS_BENCH_QUICK=1) cargo bench --profile release --bench core_decisions \
+	  2>&1 | tee $(BENCH_OUT)/cargo-bench.txt
+	set -o pipefail; $(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.BenchMain $(1) \
+	  $(BENCH_OUT)/jmh-summary.md 2>&1 | tee $(BENCH_OUT)/jmh.log
+	$(BENCH_DB) start
+	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.ScannerBenchmark "$$($(BENCH_DB) url)" $(2) $(3) \
+	  $(BENCH_OUT)/scanner-summary.md >$(BENCH_OUT)/scanner.log 2>&1; \
+	  rc=$$?; $(BENCH_DB) stop; [ $$rc -eq 0 ] || { tail -n 40 $(BENCH_OUT)/scanner.log; exit $$rc; }
+	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/scanner-summary.md
+endef
+
+bench: bench-build
+	$(call run-bench,full,1000$(BENCH_COMMA)10000$(BENCH_COMMA)100000,5)
+
+bench-quick: bench-build
+	$(call run-bench,quick,1000$(BENCH_COMMA)10000,3)
+
+# Long hostile-input and fault runs (issue 8); `make test` runs the short versions of the same
+# tests. Knobs: SOAK_FUZZ_SECONDS (per libFuzzer target), SOAK_PROPTEST_CASES, SOAK_JUNK_CALLS (per
+# native method), SOAK_SIMULATE_OPERATIONS (each long simulate run).
+SOAK_FUZZ_SECONDS ?= 300
+SOAK_PROPTEST_CASES ?= 200000
+SOAK_JUNK_CALLS ?= 1000000
+SOAK_SIMULATE_OPERATIONS ?= 20000
+CARGO_FUZZ_VERSION := 0.13.2
+FUZZ_TARGETS := decode_codes table_lookups scaling_steps recovery_planning fenced_planner
+
+.PHONY: soak soak-fuzz soak-java soak-simulate
+soak: soak-fuzz soak-java soak-simulate
+
+# libFuzzer needs a nightly toolchain; where none is installed (and none can be fetched) the long
+# proptest run of the same entry points is all that runs, and this says so.
+soak-fuzz:
+	PROPTEST_CASES=$(SOAK_PROPTEST_CASES) cargo test --release --test fuzz_entry_points
+	@if rustup run nightly rustc --version >/dev/null 2>&1; then \
+	  cargo fuzz --version 2>/dev/null | grep -qF '$(CARGO_FUZZ_VERSION)' || \
+	    cargo install cargo-fuzz --version $(CARGO_FUZZ_VERSION) --locked || exit 1; \
+	  cd fuzz && for t in $(FUZZ_TARGETS); do \
+	    echo "fuzz: $$t for $(SOAK_FUZZ_SECONDS) s"; \
+	    cargo +nightly fuzz run -O $$t -- -max_total_time=$(SOAK_FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
+	  done; \
+	else \
+	  echo "soak-fuzz: no nightly toolchain: libFuzzer targets in fuzz/ skipped (the proptest run above covers the same entry points)"; \
+	fi
+
+soak-java:
+	scripts/mariadb.sh start
+	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" \
+	  -Dsurefire.argLine="-Xcheck:jni -Dcks.junk.calls=$(SOAK_JUNK_CALLS) -Dcks.concurrency.millis=60000 -Dcks.restart.operations=4000 -Dcks.matrix.steps=1500" \
+	  -Dtest='NativeJunkTest,NativeFencedJunkTest,ConcurrencyTest,NativeLibraryLoaderTest,DatabaseFaultsTest,DatabaseRestartSimulationTest,MatrixAgreementTest' \
+	  -Dsurefire.failIfNoSpecifiedTests=false verify 2>&1 | tee target-soak.log; \
+	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
+	grep -h 'JUNK\|CONCURRENCY\|RACE\|LOADERS\|FAULT\|MATRIX' java/target/surefire-reports/*-output.txt || true
+	scripts/check-jni-warnings.sh java/target-soak.log java/target/surefire-reports
+
+soak-simulate: build
+	scripts/soak-simulate.sh $(JAR) $(SOAK_SIMULATE_OPERATIONS)

@@ -100,23 +100,41 @@ fn planning() {
     };
     let mut first_per_cluster = None;
     for &(clusters, jobs) in sizes {
+        // The data of the JMH PlanningBenchmark: ids like database keys (1000 + 10 i), 1% of the
+        // candidates without a job, the other jobs on clusters that are not candidates (the gaps
+        // between the ids), all in random order.
+        let states = [
+            State::Starting,
+            State::Scaling,
+            State::Upgrading,
+            State::Recovering,
+        ];
+        let pick = inputs(clusters as usize, states.len(), 11);
         let rows: Vec<ClusterRow> = (0..clusters)
-            .map(|id| ClusterRow {
-                id,
-                state: if id % 100 == 0 {
-                    State::Scaling
-                } else {
-                    State::Upgrading
-                },
+            .map(|i| ClusterRow {
+                id: 1_000 + 10 * i,
+                state: states[pick[i as usize]],
                 version: None,
             })
             .collect();
-        // 99% of candidates have a job; the rest are orphans.
-        let job_ids: Vec<JobRef> = (0..jobs)
-            .map(|j| j % clusters)
-            .filter(|c| c % 100 != 0)
-            .map(JobRef::Cluster)
+        let mut job_ids: Vec<JobRef> = (0..clusters)
+            .filter(|i| i % 100 != 0)
+            .map(|i| JobRef::Cluster(1_000 + 10 * i))
             .collect();
+        let others = inputs(
+            (jobs - job_ids.len() as u64) as usize,
+            clusters as usize * 9,
+            12,
+        );
+        job_ids.extend(
+            others
+                .iter()
+                .map(|&k| JobRef::Cluster(1_000 + 10 * (k as u64 / 9) + 1 + (k as u64 % 9))),
+        );
+        let order = inputs(job_ids.len(), usize::MAX, 13);
+        for i in (1..job_ids.len()).rev() {
+            job_ids.swap(i, order[i] % (i + 1));
+        }
         let samples = if quick() { 3 } else { 11 };
         let ns = median_ns(samples, 1, |_| {
             match plan_recovery(Profile::Upstream, &rows, job_ids.iter().copied()) {

@@ -8,6 +8,8 @@
 #   scripts/mariadb.sh url       print the JDBC URL (with credentials) of that server
 #   scripts/mariadb.sh stop      shut the server down and remove its data directory
 #   scripts/mariadb.sh status    exit 0 when the server answers
+#   scripts/mariadb.sh restart   shut the server down (keeping its data) and start it again on the
+#                                same port and data directory (fault injection: `make soak`, tests)
 #
 # Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb/<port>).
 # Works as root (CI=true, no stdin): the server then runs with --user=root.
@@ -131,7 +133,8 @@ do_url() {
     echo "jdbc:mariadb://127.0.0.1:$PORT/$DB?user=$DB_USER&password=$DB_PASS"
 }
 
-do_stop() {
+# Shuts the server down and waits for its process to end; the data directory stays.
+do_shutdown() {
     local admin pid i
     admin="$(find_admin)"
     pid="$(server_pid)"
@@ -149,6 +152,19 @@ do_stop() {
             sleep 2
         fi
     fi
+}
+
+do_restart() {
+    if ! answers; then
+        log "no server answers on port $PORT; starting one"
+    fi
+    do_shutdown
+    log "server on port $PORT shut down; starting it again"
+    do_start
+}
+
+do_stop() {
+    do_shutdown
     rm -rf "$DATA"
     rm -f "$PIDF" "$LOG" "$BASE/install-db.log" "$SOCK"
     rmdir "$BASE" 2>/dev/null || true
@@ -162,8 +178,9 @@ case "${1:-}" in
     url) do_url ;;
     stop) do_stop ;;
     status) answers ;;
+    restart) do_restart ;;
     *)
-        echo "usage: $0 install|start|url|stop|status" >&2
+        echo "usage: $0 install|start|url|stop|status|restart" >&2
         exit 2
         ;;
 esac

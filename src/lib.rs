@@ -32,4 +32,4 @@ pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
-pub const ABI_VERSION: i32 = 1;
+pub const ABI_VERSION: i32 = 2;

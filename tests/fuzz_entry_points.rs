@@ -1,13 +1,68 @@
 //! Fuzzing by proptest over every entry point the JNI glue calls, with arbitrary inputs:
 //! code decoding, table look-ups, scaling steps and recovery planning never panic and keep
-//! their contracts. `PROPTEST_CASES` raises the case count for a long run (see README).
+//! their contracts, and the fenced planner (`src/fencing.rs`) the same way. `PROPTEST_CASES`
+//! raises the case count for a long run; `make soak` runs the libFuzzer targets in `fuzz/`.
 
+use cks_state::fencing::MAX_VERSION;
 use cks_state::{
     complete, decide_entry, next_state, plan_reconcile, plan_recovery, ClusterRow, Completion,
     EntryDecision, Event, JobRef, Operation, Outcome, Profile, RecoveryPlan, ScaleKind,
     ScaleOperation, ScalingStep, State, VmSummary,
 };
+use cks_state::{
+    fenced_completion, fenced_entry, plan_fenced_reconcile, plan_fenced_recovery, Fence,
+    FencedCandidate, FencedEntry, FencedWrite, FencingError, Hold, InProgressJob, MsHost, MsStatus,
+    Owner, Token,
+};
 use proptest::prelude::*;
+
+fn version() -> impl Strategy<Value = u64> {
+    prop_oneof![0..8u64, (MAX_VERSION - 3)..=MAX_VERSION, any::<u64>()]
+}
+
+fn owner() -> impl Strategy<Value = Owner> {
+    (0..4u64, 0..4u64, prop::option::of(0..16u64)).prop_map(|(msid, runid, job_id)| Owner {
+        msid,
+        runid,
+        job_id,
+    })
+}
+
+fn fence() -> impl Strategy<Value = Fence> {
+    (0..15usize, version(), prop::option::of(owner())).prop_map(|(s, version, owner)| Fence {
+        token: Token {
+            state: State::ALL[s],
+            version,
+        },
+        owner,
+    })
+}
+
+fn check_write(w: &FencedWrite) -> Result<(), TestCaseError> {
+    prop_assert_eq!(w.target.version, w.expected.version + 1);
+    prop_assert!(w.target.version <= MAX_VERSION);
+    if let Some(event) = w.event {
+        prop_assert_eq!(
+            next_state(Profile::Upstream, w.expected.state, event).is_some()
+                || next_state(Profile::AlertScaling, w.expected.state, event).is_some(),
+            true
+        );
+    } else {
+        prop_assert_eq!(w.target.state, w.expected.state);
+    }
+    Ok(())
+}
+
+fn exhausted_only_at_the_limit<T>(
+    r: &Result<T, FencingError>,
+    version: u64,
+) -> Result<(), TestCaseError> {
+    if let Err(FencingError::VersionExhausted { version: v }) = r {
+        prop_assert_eq!(*v, version);
+        prop_assert!(version >= MAX_VERSION);
+    }
+    Ok(())
+}
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -102,6 +157,78 @@ proptest! {
             for recovery in r {
                 prop_assert!(clusters.iter().any(|c| c.id == recovery.cluster_id && c.state == recovery.update.expected && c.version == recovery.expected_version));
                 prop_assert!(!jobs.contains(&Some(recovery.cluster_id)));
+            }
+        }
+    }
+
+    #[test]
+    fn fenced_entry_and_completion_keep_the_token_contract(
+        p in 0..2i32, o in 0..9i32, row in fence(), me in owner(), moved in prop::option::of(0..15usize),
+        hold_version in version(), hold_state in 0..15usize,
+    ) {
+        let profile = Profile::from_code(p).unwrap();
+        let entry = fenced_entry(profile, Operation::from_code(o).unwrap(), &row, me);
+        exhausted_only_at_the_limit(&entry, row.token.version)?;
+        match entry {
+            Ok(FencedEntry::Take { write, hold }) => {
+                check_write(&write)?;
+                prop_assert!(row.owner.is_none(), "a held cluster is never taken");
+                prop_assert_eq!(write.expected, row.token);
+                prop_assert_eq!(hold.token, write.target);
+            }
+            Ok(FencedEntry::Busy(owner)) => prop_assert_eq!(row.owner, Some(owner)),
+            _ => {}
+        }
+        let hold = Hold {
+            token: Token { state: State::ALL[hold_state], version: hold_version },
+            moved_to: moved.map(|m| State::ALL[m]),
+        };
+        for outcome in Outcome::ALL {
+            let done = fenced_completion(profile, &hold, outcome);
+            exhausted_only_at_the_limit(&done, hold_version)?;
+            if let Ok(w) = done {
+                check_write(&w)?;
+                prop_assert_eq!(w.expected, hold.token);
+                prop_assert_eq!(w.owner, None);
+            }
+        }
+    }
+
+    #[test]
+    fn fenced_reconcile_and_recovery_never_touch_the_wrong_row(
+        p in 0..2i32, listed in fence(), v in 0..4i32, scanner in owner(),
+        candidates in prop::collection::vec((0..8u64, fence()), 0..16),
+        jobs in prop::collection::vec((0..16u64, prop::option::weighted(0.8, 0..8u64)), 0..8),
+        hosts in prop::collection::vec((0..4u64, 0..4u64, 0..3u8, prop_oneof![0..300u64, any::<u64>()]), 0..6),
+    ) {
+        let profile = Profile::from_code(p).unwrap();
+        if let Ok(plan) = plan_fenced_reconcile(profile, &listed, VmSummary::from_code(v).unwrap(), scanner) {
+            prop_assert!(!listed.is_held() || plan.is_empty());
+            let mut expected = listed.token;
+            for w in plan.steps() {
+                check_write(&w)?;
+                prop_assert_eq!(w.expected, expected);
+                expected = w.target;
+            }
+        }
+        let candidates: Vec<FencedCandidate> =
+            candidates.into_iter().map(|(id, fence)| FencedCandidate { id, fence }).collect();
+        let jobs: Vec<InProgressJob> = jobs.into_iter()
+            .map(|(job_id, c)| InProgressJob { job_id, cluster: c.map_or(JobRef::Unknown, JobRef::Cluster) })
+            .collect();
+        let hosts: Vec<MsHost> = hosts.into_iter()
+            .map(|(msid, runid, s, age)| MsHost {
+                msid, runid,
+                status: [MsStatus::Up, MsStatus::Down, MsStatus::Other][usize::from(s)],
+                heartbeat_age_secs: age,
+            })
+            .collect();
+        if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &hosts) {
+            for r in recoveries {
+                check_write(&r.write)?;
+                prop_assert_eq!(r.write.owner, None);
+                prop_assert!(candidates.iter().any(|c| c.id == r.cluster_id && c.fence.token == r.write.expected));
+                prop_assert!(!jobs.iter().any(|j| j.cluster == JobRef::Cluster(r.cluster_id)));
             }
         }
     }

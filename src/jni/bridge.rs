@@ -5,8 +5,11 @@ use jni::sys::{
     jboolean, jint, jintArray, jlong, jlongArray, jobjectArray, jstring, JNI_FALSE, JNI_TRUE,
 };
 use jni::JNIEnv;
+use once_cell::sync::Lazy;
 
-use super::arrays::{new_ints, new_longs, read_ints, read_longs, read_optional_longs, same_length};
+use super::arrays::{
+    new_ints, new_longs, read_ints, read_longs, read_optional_longs, same_length, LongStream,
+};
 use super::codec;
 use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
@@ -129,14 +132,30 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     state: jint,
 ) -> jint {
     run(&mut env, codec::NONE, |_| {
-        let decision = decide_entry(
-            codec::profile("profile", profile)?,
-            codec::operation("operation", operation)?,
-            codec::state("state", state)?,
-        );
-        Ok(codec::pack_entry(decision))
+        let profile = codec::profile("profile", profile)?;
+        let operation = codec::operation("operation", operation)?;
+        let state = codec::state("state", state)?;
+        Ok(PACKED_ENTRY[usize::from(profile.code())][operation as usize][state as usize])
     })
 }
+
+type PackedEntries = [[[jint; State::COUNT]; Operation::COUNT]; Profile::ALL.len()];
+
+/// Every packed entry decision, computed once by the core: the hot call is then one load. Random
+/// operations and states made the core's chain of table checks (row, proceed, nothing to do)
+/// branch unpredictably, which cost more than the lookups themselves.
+static PACKED_ENTRY: Lazy<PackedEntries> = Lazy::new(|| {
+    let mut packed = [[[0; State::COUNT]; Operation::COUNT]; Profile::ALL.len()];
+    for profile in Profile::ALL {
+        for operation in Operation::ALL {
+            for state in State::ALL {
+                packed[usize::from(profile.code())][operation as usize][state as usize] =
+                    codec::pack_entry(decide_entry(profile, operation, state));
+            }
+        }
+    }
+    packed
+});
 
 #[no_mangle]
 pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_refusalReason(
@@ -243,21 +262,35 @@ fn cluster_rows(
     if let Some(v) = versions {
         same_length("clusterVersions", v.len(), "clusterIds", ids.len())?;
     }
-    ids.iter()
-        .zip(states)
-        .enumerate()
-        .map(|(i, (&id, &state))| {
-            let id = u64::try_from(id)
-                .map_err(|_| bad_element("clusterIds", i, format!("negative cluster id {id}")))?;
-            let state = State::from_code(state).ok_or_else(|| {
-                bad_element("clusterStates", i, format!("unknown state code {state}"))
-            })?;
-            let version = versions.map(|v| v[i]).filter(|v| *v >= 0).map(|v| v as u64);
-            Ok(ClusterRow { id, state, version })
-        })
-        .collect()
+    // A plain loop: collecting an iterator of Results moved each row through a large
+    // Result<ClusterRow, BridgeError> in memory.
+    let mut rows = Vec::with_capacity(ids.len());
+    for (i, (&id, &state)) in ids.iter().zip(states).enumerate() {
+        if id < 0 {
+            return Err(bad_element(
+                "clusterIds",
+                i,
+                format!("negative cluster id {id}"),
+            ));
+        }
+        let Some(state) = State::from_code(state) else {
+            return Err(bad_element(
+                "clusterStates",
+                i,
+                format!("unknown state code {state}"),
+            ));
+        };
+        let version = versions.map(|v| v[i]).filter(|v| *v >= 0).map(|v| v as u64);
+        rows.push(ClusterRow {
+            id: id as u64,
+            state,
+            version,
+        });
+    }
+    Ok(rows)
 }
 
+#[cold]
 fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeError {
     crate::CoreError::BadElement {
         argument,
@@ -267,19 +300,57 @@ fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeE
     .into()
 }
 
-fn job_refs(ids: &[jlong]) -> BridgeResult<Vec<JobRef>> {
-    ids.iter()
-        .enumerate()
-        .map(|(i, &id)| match id {
-            -1 => Ok(JobRef::Unknown),
-            id if id >= 0 => Ok(JobRef::Cluster(id as u64)),
-            id => Err(bad_element(
+/// The job ids as the core's `JobRef`s, read once. A bad id (below -1) ends the stream and is
+/// reported instead of the plan; `finish` also scans what a plan that stopped early (at an
+/// unknown job, or with no candidate) did not read, so a bad id is reported wherever it is.
+struct JobStream<'a, 'local> {
+    ids: LongStream<'a, 'local>,
+    index: usize,
+    bad: Option<(usize, jlong)>,
+}
+
+impl<'a, 'local> JobStream<'a, 'local> {
+    fn new(ids: LongStream<'a, 'local>) -> Self {
+        JobStream {
+            ids,
+            index: 0,
+            bad: None,
+        }
+    }
+
+    fn finish(mut self) -> BridgeResult<()> {
+        while self.bad.is_none() && self.next().is_some() {}
+        if let Some((i, id)) = self.bad {
+            return Err(bad_element(
                 "jobClusterIds",
                 i,
                 format!("{id} is neither a cluster id nor -1 (unknown)"),
-            )),
+            ));
+        }
+        self.ids.finish()
+    }
+}
+
+impl Iterator for JobStream<'_, '_> {
+    type Item = JobRef;
+
+    #[inline]
+    fn next(&mut self) -> Option<JobRef> {
+        if self.bad.is_some() {
+            return None;
+        }
+        let id = self.ids.next()?;
+        if id < -1 {
+            self.bad = Some((self.index, id));
+            return None;
+        }
+        self.index += 1;
+        Some(if id == -1 {
+            JobRef::Unknown
+        } else {
+            JobRef::Cluster(id as u64)
         })
-        .collect()
+    }
 }
 
 fn encode_plan(plan: &RecoveryPlan) -> Vec<jlong> {
@@ -314,13 +385,17 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         let ids = read_longs(env, "clusterIds", &cluster_ids)?;
         let states = read_ints(env, "clusterStates", &cluster_states)?;
         let versions = read_optional_longs(env, "clusterVersions", &cluster_versions)?;
-        let jobs = read_longs(env, "jobClusterIds", &job_cluster_ids)?;
+        // The jobs (up to millions) are streamed through a small buffer, not copied whole.
+        let job_ids = LongStream::new(env, "jobClusterIds", &job_cluster_ids)?;
+        let job_count = job_ids.len();
         let rows = cluster_rows(&ids, &states, versions.as_deref())?;
-        let plan = plan_recovery(Profile::Upstream, &rows, job_refs(&jobs)?);
+        let mut jobs = JobStream::new(job_ids);
+        let plan = plan_recovery(Profile::Upstream, &rows, jobs.by_ref());
+        jobs.finish()?;
         log::debug!(
             "recovery plan for {} clusters and {} jobs: {}",
             rows.len(),
-            jobs.len(),
+            job_count,
             match &plan {
                 RecoveryPlan::Skip => "skip".to_string(),
                 RecoveryPlan::Wait => "wait".to_string(),

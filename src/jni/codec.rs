@@ -143,11 +143,25 @@ mod tests {
 
     #[test]
     fn entry_packs_kind_event_and_target_in_that_order() {
-        let packed = pack_entry(decide_entry(Profile::Upstream, Operation::Upgrade, State::Running));
+        let packed = pack_entry(decide_entry(
+            Profile::Upstream,
+            Operation::Upgrade,
+            State::Running,
+        ));
         assert_eq!(packed & 0xFF, 0);
-        assert_eq!((packed >> 8) & 0xFF, i32::from(Event::UpgradeRequested.code()));
+        assert_eq!(
+            (packed >> 8) & 0xFF,
+            i32::from(Event::UpgradeRequested.code())
+        );
         assert_eq!((packed >> 16) & 0xFF, i32::from(State::Upgrading.code()));
-        assert_eq!(pack_entry(decide_entry(Profile::Upstream, Operation::Upgrade, State::Stopped)) & 0xFF, 3);
+        assert_eq!(
+            pack_entry(decide_entry(
+                Profile::Upstream,
+                Operation::Upgrade,
+                State::Stopped
+            )) & 0xFF,
+            3
+        );
     }
 
     #[test]
@@ -161,7 +175,11 @@ mod tests {
 
     #[test]
     fn reconcile_packs_count_then_steps() {
-        let packed = pack_reconcile(&plan_reconcile(Profile::Upstream, State::Alert, VmSummary::AllStopped));
+        let packed = pack_reconcile(&plan_reconcile(
+            Profile::Upstream,
+            State::Alert,
+            VmSummary::AllStopped,
+        ));
         assert_eq!(packed & 0xFF, 2);
         let step = |i: i64| ((packed >> (8 + 24 * i)) & 0xFF_FFFF) as u32;
         assert_eq!(step(0), 10 | (1 << 8) | (3 << 16));

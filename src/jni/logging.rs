@@ -1,6 +1,8 @@
 //! Forwards Rust `log` records to the Java side's Log4j 2 logger through `NativeLog.log`.
 //! The Java side mirrors its level into `log::set_max_level`, so filtered records never cross.
 
+use std::cell::Cell;
+
 use jni::objects::{GlobalRef, JClass, JStaticMethodID};
 use jni::signature::{Primitive, ReturnType};
 use jni::sys::{jint, jvalue};
@@ -22,6 +24,26 @@ struct Sink {
 
 static SINK: OnceCell<Sink> = OnceCell::new();
 static LOGGER: JavaLogger = JavaLogger;
+
+thread_local! {
+    /// Set while this thread forwards a record: the JNI calls of the forwarding must not log.
+    static FORWARDING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records of the `jni` crate itself (at TRACE it logs every JNI call it makes) never cross:
+/// forwarding one makes JNI calls, which log again, and so on until the stack overflows.
+fn from_jni_crate(target: &str) -> bool {
+    target == "jni" || target.starts_with("jni::")
+}
+
+/// Clears [`FORWARDING`] however the forwarding ends.
+struct ForwardingGuard;
+
+impl Drop for ForwardingGuard {
+    fn drop(&mut self) {
+        let _ = FORWARDING.try_with(|f| f.set(false));
+    }
+}
 
 struct JavaLogger;
 
@@ -114,10 +136,31 @@ impl Log for JavaLogger {
     }
 
     fn log(&self, record: &Record) {
-        if let (true, Some(sink)) = (self.enabled(record.metadata()), SINK.get()) {
-            let _ = forward(sink, record);
+        if !self.enabled(record.metadata()) || from_jni_crate(record.target()) {
+            return;
         }
+        let Some(sink) = SINK.get() else { return };
+        // A record emitted while this thread forwards one (a JNI call logging) is dropped, and so
+        // is one from a thread whose thread-locals are already gone.
+        if FORWARDING.try_with(|f| f.replace(true)).unwrap_or(true) {
+            return;
+        }
+        let _guard = ForwardingGuard;
+        let _ = forward(sink, record);
     }
 
     fn flush(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_jni_crate;
+
+    #[test]
+    fn the_jni_crates_records_stay_out() {
+        assert!(from_jni_crate("jni"));
+        assert!(from_jni_crate("jni::wrapper::jnienv"));
+        assert!(!from_jni_crate("jnix"));
+        assert!(!from_jni_crate("cks_state::jni::bridge"));
+    }
 }

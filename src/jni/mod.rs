@@ -4,4 +4,5 @@ mod arrays;
 mod bridge;
 mod codec;
 mod errors;
+mod fenced;
 mod logging;

@@ -10,12 +10,16 @@ import java.util.Map;
  */
 final class EnumBinding<T extends Enum<T>> {
     private final Class<T> type;
+    /** The bound class's constants by ordinal: the hot check is identity against these. */
+    private final T[] constantByOrdinal;
     private final int[] codeByOrdinal;
     private final T[] constantByCode;
     private final String[] libraryNames;
 
-    private EnumBinding(Class<T> type, int[] codeByOrdinal, T[] constantByCode, String[] libraryNames) {
+    private EnumBinding(Class<T> type, T[] constantByOrdinal, int[] codeByOrdinal, T[] constantByCode,
+            String[] libraryNames) {
         this.type = type;
+        this.constantByOrdinal = constantByOrdinal;
         this.codeByOrdinal = codeByOrdinal;
         this.constantByCode = constantByCode;
         this.libraryNames = libraryNames;
@@ -47,7 +51,7 @@ final class EnumBinding<T extends Enum<T>> {
             codes[constant.ordinal()] = code;
             byCode[code] = constant;
         }
-        return new EnumBinding<>(type, codes, byCode, libraryNames.clone());
+        return new EnumBinding<>(type, constants, codes, byCode, libraryNames.clone());
     }
 
     Class<T> type() {
@@ -56,18 +60,31 @@ final class EnumBinding<T extends Enum<T>> {
 
     /** The code of a host constant; IAE naming {@code argument} if it is null or foreign. Hot: no allocation. */
     int code(T value, String argument) {
-        if (value == null || value.getDeclaringClass() != type) {
+        int ordinal = ordinalOrNone(value);
+        if (ordinal < 0) {
             throw foreign(value, argument);
         }
-        return codeByOrdinal[value.ordinal()];
+        return codeByOrdinal[ordinal];
     }
 
     /** Like {@link #code}, but -1 instead of throwing (loops build their message only on failure). */
     int codeOrNone(T value) {
-        if (value == null || value.getDeclaringClass() != type) {
+        int ordinal = ordinalOrNone(value);
+        return ordinal < 0 ? -1 : codeByOrdinal[ordinal];
+    }
+
+    /**
+     * The ordinal of a constant of the bound class, or -1 for null or a constant of another enum.
+     * A constant of the bound class is the one at its ordinal in getEnumConstants(); anything
+     * else is foreign. One array load, where getDeclaringClass() walks klass, superclass and
+     * their mirrors (a chain of dependent loads) on every hot call.
+     */
+    private int ordinalOrNone(T value) {
+        if (value == null) {
             return -1;
         }
-        return codeByOrdinal[value.ordinal()];
+        int ordinal = value.ordinal();
+        return ordinal < constantByOrdinal.length && constantByOrdinal[ordinal] == value ? ordinal : -1;
     }
 
     IllegalArgumentException foreign(Object value, String argument) {

@@ -13,7 +13,15 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Properties;
 
-/** Finds and loads the native library file: explicit path, java.library.path, jar resource. */
+/**
+ * Finds and loads the native library file: explicit path, java.library.path, jar resource.
+ *
+ * <p>Several class loaders: the JVM binds a native library file to the first class loader that
+ * loads it, and refuses it to every other ({@code UnsatisfiedLinkError: ... already loaded in
+ * another classloader}). A second class loader (an application server's second web app, plugin
+ * or test class loader) therefore loads a private copy of the file: its own instance of the
+ * library, with its own statics and its own binding to that loader's {@code NativeLog}.
+ */
 final class LibraryLocator {
     private static final String POM_PROPERTIES =
             "/META-INF/maven/org.apache.cloudstack.kubernetes/cks-state/pom.properties";
@@ -33,6 +41,10 @@ final class LibraryLocator {
             return "java.library.path";
         } catch (UnsatisfiedLinkError e) {
             fromLibraryPath = e;
+            Path onLibraryPath = loadedByAnotherClassLoader(e) ? findOnLibraryPath() : null;
+            if (onLibraryPath != null) {
+                return loadPrivateCopy(onLibraryPath, e);
+            }
         }
         String resource = resourcePath();
         try {
@@ -45,8 +57,7 @@ final class LibraryLocator {
                 e.addSuppressed(fromLibraryPath);
                 throw e;
             }
-            System.load(extracted.toString());
-            return extracted.toString();
+            return load(extracted);
         } catch (IOException e) {
             IllegalStateException ise = new IllegalStateException("cannot extract " + resource + ": " + e.getMessage(), e);
             ise.addSuppressed(fromLibraryPath);
@@ -60,8 +71,66 @@ final class LibraryLocator {
             throw new IllegalStateException("-D" + NativeLibrary.PATH_PROPERTY + " names " + path
                     + ", which is not an existing file");
         }
-        System.load(path.toString());
-        return path.toString();
+        return load(path);
+    }
+
+    /** System.load, or a private copy when another class loader already holds this file. */
+    private static String load(Path path) {
+        try {
+            System.load(path.toString());
+            return path.toString();
+        } catch (UnsatisfiedLinkError e) {
+            if (!loadedByAnotherClassLoader(e)) {
+                throw e;
+            }
+            return loadPrivateCopy(path, e);
+        }
+    }
+
+    /** The JVM's refusal of a file (or name) that another class loader has loaded. */
+    static boolean loadedByAnotherClassLoader(UnsatisfiedLinkError e) {
+        return e.getMessage() != null && e.getMessage().contains("another classloader");
+    }
+
+    /**
+     * Copies the library to a new temp file and loads that: this class loader's own instance. The
+     * copy is removed at once where the OS allows it (the mapping stays), else at exit.
+     */
+    private static String loadPrivateCopy(Path original, UnsatisfiedLinkError refusal) {
+        Path copy = null;
+        try {
+            copy = Files.createTempFile("cks-state-loader-", "-" + original.getFileName());
+            Files.copy(original, copy, StandardCopyOption.REPLACE_EXISTING);
+            System.load(copy.toString());
+            return copy + " (private copy of " + original + ": another class loader holds it)";
+        } catch (IOException | UnsatisfiedLinkError e) {
+            IllegalStateException ise = new IllegalStateException("native library " + original
+                    + " is loaded by another class loader and a private copy could not be loaded: " + e.getMessage(), e);
+            ise.addSuppressed(refusal);
+            throw ise;
+        } finally {
+            if (copy != null) {
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException e) {
+                    copy.toFile().deleteOnExit();
+                }
+            }
+        }
+    }
+
+    /** The library file in java.library.path, or null. */
+    private static Path findOnLibraryPath() {
+        String name = System.mapLibraryName(NativeLibrary.LIBRARY_NAME);
+        for (String dir : System.getProperty("java.library.path", "").split(java.io.File.pathSeparator)) {
+            if (!dir.isBlank()) {
+                Path candidate = Paths.get(dir, name);
+                if (Files.isRegularFile(candidate)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
     }
 
     /** {@code /native/<os>-<arch>/<mapped library name>}, e.g. /native/linux-x86_64/libcks_state.so. */

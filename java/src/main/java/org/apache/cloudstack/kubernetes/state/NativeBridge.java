@@ -20,7 +20,7 @@ package org.apache.cloudstack.kubernetes.state;
  */
 final class NativeBridge {
     /** Bumped whenever a signature or an encoding of this class changes. */
-    static final int ABI_VERSION = 1;
+    static final int ABI_VERSION = 2;
 
     static final int NONE = -1;
     static final int KIND_NAMES_STATES = 0;

@@ -76,7 +76,7 @@ class CliTest {
     void badOptionsAreUsageErrors() {
         assertEquals(2, run("table", "--format", "yaml").code());
         assertEquals(2, run("table", "--profile", "sideways").code());
-        assertEquals(2, run("rules", "--format", "mermaid").code());
+        assertEquals(2, run("rules", "--format", "yaml").code());
         assertEquals(2, run("nonsense").code());
         assertEquals(2, run().code());
         Run bad = run("table", "--bogus");

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,9 +18,19 @@ import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseEvent;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseState;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
-/** 8 threads calling every method concurrently give the same answers as one thread. */
+/**
+ * 8 threads calling every public method, and 16 threads calling every native method for a
+ * bounded time with the native logger at TRACE, give the same answers as one thread.
+ */
 class ConcurrencyTest {
     private static final int THREADS = 8;
     private static final int ROUNDS = 20;
@@ -103,6 +117,149 @@ class ConcurrencyTest {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** Every native method of NativeBridge with valid arguments (and some refused ones), as text. */
+    static List<String> nativeAnswers(int states, int events) {
+        List<String> out = new ArrayList<>();
+        out.add("abi " + NativeBridge.abiVersion() + " noop " + NativeBridge.noop(41));
+        for (int kind = 0; kind < 3; kind++) {
+            out.add("names " + Arrays.toString(NativeBridge.names(kind)));
+        }
+        out.add("orphans " + Arrays.toString(NativeBridge.orphanStates()));
+        for (int p = 0; p < 2; p++) {
+            out.add("transitions " + Arrays.toString(NativeBridge.transitions(p)));
+            for (int s = 0; s < states; s++) {
+                for (int e = 0; e < events; e++) {
+                    out.add("next " + NativeBridge.nextState(p, s, e));
+                }
+                for (int o = 0; o < Operation.values().length; o++) {
+                    out.add("entry " + NativeBridge.decideEntry(p, o, s));
+                }
+                for (int k = 0; k < ScaleKind.values().length; k++) {
+                    out.add("scale " + NativeBridge.scaleBegin(p, k, s));
+                    for (int entered = -1; entered < states; entered += 4) {
+                        out.add("step " + NativeBridge.scaleStep(p, k, s, entered, (s + entered + 2) % states));
+                    }
+                }
+                for (int o = 0; o < Outcome.values().length; o++) {
+                    out.add("complete " + NativeBridge.complete(p, s, o) + " " + NativeBridge.complete(p, -1, o));
+                }
+                for (int v = 0; v < VmSummary.values().length; v++) {
+                    out.add("reconcile " + NativeBridge.planReconcile(p, s, v));
+                }
+            }
+        }
+        for (int s = 0; s < states; s++) {
+            out.add("refusal " + NativeBridge.refusalReason(s % Operation.values().length, s)
+                    + " | " + NativeBridge.scaleRefusalReason(s % ScaleKind.values().length, s));
+            out.add("lookup " + NativeBridge.needsJobLookup(new int[] {s}));
+        }
+        long[] ids = new long[states];
+        int[] codes = new int[states];
+        long[] versions = new long[states];
+        for (int i = 0; i < states; i++) {
+            ids[i] = 100 + i;
+            codes[i] = i;
+            versions[i] = i % 3 == 0 ? -1 : i;
+        }
+        out.add("recover " + Arrays.toString(NativeBridge.planRecovery(ids, codes, versions, new long[] {101, 105})));
+        out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(ids, codes, null, new long[] {-1})));
+        try {
+            NativeBridge.nextState(0, states, 0);
+            out.add("no refusal");
+        } catch (IllegalArgumentException e) {
+            out.add("refused " + e.getMessage());
+        }
+        try {
+            NativeBridge.forcePanic("thread {}");
+            out.add("no panic");
+        } catch (CksStateNativeException e) {
+            out.add("panic " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** Counts the native records that reach Log4j, by thread. */
+    private static final class Counter extends AbstractAppender {
+        final AtomicLong records = new AtomicLong();
+        final AtomicLong recoveryRecords = new AtomicLong();
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+        final Set<String> targets = ConcurrentHashMap.newKeySet();
+
+        Counter() {
+            super("concurrency-counter", null, null, true, Property.EMPTY_ARRAY);
+        }
+
+        @Override
+        public void append(LogEvent event) {
+            records.incrementAndGet();
+            threads.add(event.getThreadName());
+            String message = event.getMessage().getFormattedMessage();
+            targets.add(message.substring(0, Math.max(0, message.indexOf(']') + 1)));
+            if (message.contains("recovery plan for")) {
+                recoveryRecords.incrementAndGet();
+            }
+        }
+    }
+
+    @Test
+    void sixteenThreadsOnEveryNativeMethodWithTheLoggerAtTraceAgreeWithOne() throws Exception {
+        final int threads = 16;
+        final long millis = Long.getLong("cks.concurrency.millis", 3000);
+        NativeLibrary.load();
+        int states = NativeLibrary.stateNames().length;
+        int events = NativeLibrary.eventNames().length;
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        LoggerConfig lc = ctx.getConfiguration().getLoggerConfig(NativeLog.LOGGER_NAME);
+        Level before = lc.getLevel();
+        Counter counter = new Counter();
+        counter.start();
+        lc.addAppender(counter, null, null);
+        lc.setLevel(Level.TRACE);
+        ctx.updateLoggers();
+        NativeLog.syncLevel(); // native level 5: every record crosses JNI
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<String> expected = nativeAnswers(states, events);
+            long recordsAlone = counter.records.get();
+            assertTrue(recordsAlone >= 2, "one thread's records: " + recordsAlone);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    long end = System.nanoTime() + millis * 1_000_000L;
+                    int rounds = 0;
+                    do {
+                        assertEquals(expected, nativeAnswers(states, events));
+                        rounds++;
+                    } while (System.nanoTime() < end);
+                    return rounds;
+                }));
+            }
+            start.countDown();
+            int total = 0;
+            for (Future<Integer> f : results) {
+                total += f.get(5, TimeUnit.MINUTES);
+            }
+            System.out.printf("CONCURRENCY threads=%d millis=%d rounds=%d native calls/round=%d records=%d"
+                    + " recovery records=%d logging threads=%d targets=%s%n", threads, millis, total, expected.size(),
+                    counter.records.get(), counter.recoveryRecords.get(), counter.threads.size(), counter.targets);
+            assertTrue(total >= threads);
+            // planRecovery logs at DEBUG twice per round: every round's records arrived, from every thread.
+            assertEquals(2L * (total + 1), counter.recoveryRecords.get());
+            assertTrue(counter.threads.size() >= threads, counter.threads.toString());
+            assertTrue(counter.targets.stream().noneMatch(t -> t.startsWith("[jni")),
+                    "the jni crate's own records never cross: " + counter.targets);
+        } finally {
+            pool.shutdownNow();
+            lc.removeAppender(counter.getName());
+            lc.setLevel(before);
+            ctx.updateLoggers();
+            counter.stop();
+            NativeLog.syncLevel();
         }
     }
 }

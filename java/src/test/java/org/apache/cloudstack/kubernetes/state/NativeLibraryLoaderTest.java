@@ -144,6 +144,92 @@ class NativeLibraryLoaderTest {
                 () -> NativeLibrary.checkOperations(java.util.Arrays.copyOf(good, 8), "short"));
     }
 
+    /** Runs a probe's main in a fresh JVM under -Xcheck:jni; no crash file, no JNI warning. */
+    private List<String> fork(Class<?> probe, String... properties) throws IOException, InterruptedException {
+        Path crashes = Files.createDirectories(tmp.resolve("crashes"));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xcheck:jni");
+        cmd.add("-XX:ErrorFile=" + crashes.resolve("hs_err_pid%p.log"));
+        cmd.add("-Djava.io.tmpdir=" + tmp);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(List.of(properties));
+        cmd.add(probe.getName());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "probe timed out");
+        assertEquals(0, p.exitValue(), "the forked JVM died: " + out);
+        try (var files = Files.list(crashes)) {
+            assertEquals(List.of(), files.toList(), "hs_err file: the JVM crashed");
+        }
+        assertTrue(!out.contains("WARNING"), "JNI warning in the forked JVM: " + out);
+        System.out.println(probe.getSimpleName() + ": " + out);
+        return out.lines().toList();
+    }
+
+    @Test
+    void sixteenThreadsHammerTheFirstCallWhileTheLibraryLoads() throws Exception {
+        List<String> out = fork(LoadRaceProbe.class);
+        String race = out.stream().filter(l -> l.startsWith("RACE")).findFirst().orElseThrow(() -> new AssertionError(out));
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        for (String field : race.split(" ")) {
+            if (field.contains("=")) {
+                counts.put(field.substring(0, field.indexOf('=')), Long.parseLong(field.substring(field.indexOf('=') + 1)));
+            }
+        }
+        assertEquals(16L, counts.get("threads"));
+        assertEquals(0L, counts.get("wrong"), race);
+        assertEquals(0L, counts.get("other"), race);
+        assertTrue(counts.get("rawUnbound") > 0, "raw calls before the load must have been tried: " + race);
+        assertTrue(counts.get("rawOk") > 0 && counts.get("publicOk") > 0, race);
+    }
+
+    @Test
+    void threeClassLoadersEachGetTheirOwnWorkingLibrary() throws Exception {
+        URL classes = NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation();
+        List<String> path = new ArrayList<>();
+        path.add(Paths.get(classes.toURI()).toString());
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (entry.contains("log4j")) {
+                path.add(entry);
+            }
+        }
+        List<String> out = fork(TwoLoadersProbe.class,
+                "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, path));
+        List<String> loaders = out.stream().filter(l -> l.startsWith("LOADER ")).toList();
+        assertEquals(3, loaders.size(), out.toString());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(loaders.get(i).startsWith("LOADER " + i + " BOUND Starting | "), loaders.get(i));
+        }
+        assertTrue(loaders.get(0).contains(tmp.toString()) && !loaders.get(0).contains("private copy"), loaders.get(0));
+        assertTrue(loaders.get(1).contains("private copy") && loaders.get(2).contains("private copy"), loaders.toString());
+        assertTrue(out.contains("LOADERS concurrent calls=24000 wrong=0"), out.toString());
+    }
+
+    @Test
+    void anExplicitPathHeldByAnotherLoaderIsCopiedToo() throws Exception {
+        URL classes = NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation();
+        List<String> path = new ArrayList<>();
+        path.add(Paths.get(classes.toURI()).toString());
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (entry.contains("log4j")) {
+                path.add(entry);
+            }
+        }
+        Path lib = builtLibrary();
+        List<String> loaders = fork(TwoLoadersProbe.class, "-D" + NativeLibrary.PATH_PROPERTY + "=" + lib,
+                "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, path))
+                .stream().filter(l -> l.startsWith("LOADER")).toList();
+        assertEquals("LOADER 0 BOUND Starting | " + lib, loaders.get(0));
+        assertTrue(loaders.get(1).contains("private copy of " + lib), loaders.toString());
+        assertEquals("LOADERS concurrent calls=24000 wrong=0", loaders.get(3));
+        try (var files = Files.list(tmp)) {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("cks-state-loader-")),
+                    "the private copies are removed once loaded");
+        }
+    }
+
     @Test
     void loadingTwiceInThisJvmIsHarmless() {
         NativeLibrary.load();

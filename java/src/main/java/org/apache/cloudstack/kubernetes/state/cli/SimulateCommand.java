@@ -2,6 +2,7 @@ package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
@@ -68,6 +69,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "add a delay where the upstream design admits windows, so that they show in a short run")
     boolean widenWindows;
 
+    @Option(names = "--mode", defaultValue = "compat", paramLabel = "compat|fenced",
+            description = "state writes of the servers: compat (upstream's compare-and-set on the state) or fenced"
+                    + " (version token + owner; the schema is migrated up at prepare) (default: ${DEFAULT-VALUE})")
+    String mode;
+
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
 
@@ -95,7 +101,7 @@ final class SimulateCommand implements Callable<Integer> {
         try {
             config = new SimulationConfig(servers, clusters, operations, crashes, seed, duration, workers,
                     operationMillis, arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl,
-                    user, password);
+                    user, password, StateMode.fromConfig(mode));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

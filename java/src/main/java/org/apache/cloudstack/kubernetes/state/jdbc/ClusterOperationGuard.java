@@ -6,6 +6,7 @@ import org.apache.cloudstack.kubernetes.state.Completion;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
+import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
@@ -28,7 +29,7 @@ import org.apache.logging.log4j.Logger;
  *
  * Thread-safe (a {@link ScaleOperation} itself is not: one per worker).
  */
-public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
+public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> implements OperationGuard<S, E> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
 
     private final KubernetesClusterStateDao<S, E> dao;
@@ -43,7 +44,19 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         return dao;
     }
 
+    @Override
+    public ClusterStateMachine<S, E> machine() {
+        return machine;
+    }
+
+    /** {@link ClusterStateMachine#beginScale}: compat mode reads nothing at acceptance. */
+    @Override
+    public ScaleOperation<S, E> beginScale(long clusterId, ScaleKind kind, S startedFrom) {
+        return machine.beginScale(kind, startedFrom);
+    }
+
     /** {@link #transitToOperationState(long, Operation, Enum)} on the state read now from the database. */
+    @Override
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation) {
         Objects.requireNonNull(operation, "operation");
         S current = dao.findState(clusterId);
@@ -60,6 +73,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * that state. A miss means another operation got there first: LOST_RACE with a "please retry"
      * message; nothing is moved and nothing is undone.
      */
+    @Override
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, S current) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(current, "current");
@@ -92,6 +106,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * after re-reading the state (TAKEN_SINCE if a start has taken the cluster since; Created has no
      * scaling transition, so a narrow window between that read and the settings write remains).
      */
+    @Override
     public ScaleEntry<S, E> enterScalingState(ScaleOperation<S, E> scale, long clusterId) {
         Objects.requireNonNull(scale, "scale");
         S current;
@@ -126,6 +141,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** Completes a scale operation: only one that moved the cluster changes the state. */
+    @Override
     public boolean completeScale(ScaleOperation<S, E> scale, long clusterId, boolean succeeded) {
         return applyCompletion(clusterId, scale.completion(succeeded));
     }
@@ -149,6 +165,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** Completes the operation of an entry ({@link OperationEntry#movedTo()}). */
+    @Override
     public boolean complete(long clusterId, OperationEntry<S, E> entry, Outcome outcome) {
         return complete(clusterId, entry.movedTo(), outcome);
     }
@@ -159,6 +176,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * a refused add leaves nothing attached. If the hook throws, the operation is failed (only if
      * the cluster is still in the state this add moved it to) and the exception is rethrown.
      */
+    @Override
     public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
         Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
         OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);

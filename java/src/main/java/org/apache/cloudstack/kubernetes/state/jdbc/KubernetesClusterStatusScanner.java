@@ -45,7 +45,7 @@ import org.apache.logging.log4j.Logger;
  * with the number of clusters except by the compare-and-sets of clusters it moves. (With
  * history on, each hit also inserts one history row.)
  */
-public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> {
+public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> implements StatusScanner<S, E> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStatusScanner.class);
 
     /** The scanner only handles clusters of this type. */
@@ -95,11 +95,13 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
+    @Override
     public void setListener(ScanListener listener) {
         this.listener = listener == null ? new ScanListener() { } : listener;
     }
 
     /** One orphan-recovery pass (see the class comment). */
+    @Override
     public RecoveryResult recoverOrphanedOperationStates() {
         StatementCounter counter = new StatementCounter(source);
         try (Connection c = counter.open()) {
@@ -197,6 +199,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
      * know. It is asked only for Alert clusters whose VMs all run; a Running cluster is judged on
      * its VM states alone, as CloudStack does.
      */
+    @Override
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Objects.requireNonNull(healthy, "healthy");
         StatementCounter counter = new StatementCounter(source);

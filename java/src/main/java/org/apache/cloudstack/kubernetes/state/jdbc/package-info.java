@@ -40,7 +40,19 @@
  * retry"), never an exception. Other SQL failures throw
  * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException}.
  *
- * <h2>Windows that remain (as upstream says)</h2>
+ * <h2>Fenced mode (opt-in, {@code docs/fenced-mode.md})</h2>
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema} adds {@code state_version} and the
+ * owner columns (reversible, with a trigger for older servers' blind writes);
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao},
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedOperationGuard} and
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner} compare (state, version),
+ * hold the cluster for one operation at a time and recover only when the owner is provably gone.
+ * Both modes implement {@link org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard} and
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner}; the mode is
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateMode} (compat by default). Fenced mode
+ * closes the windows below.
+ *
+ * <h2>Windows that remain in compat mode (as upstream says)</h2>
  * <ul>
  *   <li>The compare-and-set is on the state only (there is no version column): if an operation
  *       ends and another starts and reaches the same state between the scanner's reads and its

@@ -1,5 +1,6 @@
 package org.apache.cloudstack.kubernetes.state.simulate;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +13,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
@@ -46,8 +55,12 @@ public final class ControlPlaneSimulation {
         long runStarted = System.nanoTime();
         try (SimulationDatabase db = SimulationDatabase.create(config)) {
             db.prepare();
+            if (fenced()) {
+                try (Connection c = db.open()) {
+                    FencedSchema.migrateUp(c);
+                }
+            }
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
-            KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source());
             InvariantMonitor monitor = new InvariantMonitor();
             OperationOutcomes outcomes = new OperationOutcomes();
             LatencyRecorder latency = new LatencyRecorder();
@@ -55,17 +68,16 @@ public final class ControlPlaneSimulation {
             OperationRunner runner = new OperationRunner(db, clusters, monitor, outcomes, latency, config.widenWindows());
 
             List<ManagementServer> servers = new ArrayList<>();
-            List<ClusterOperationGuard<State, Event>> guards = new ArrayList<>();
+            List<OperationGuard<State, Event>> guards = new ArrayList<>();
             List<ScannerRunner> scanners = new ArrayList<>();
             List<ExecutorService> workers = new ArrayList<>();
             for (int i = 0; i < config.servers(); i++) {
                 ManagementServer server = new ManagementServer(i, MSID_BASE + i + 1, 1);
                 db.registerServer(server.msid, server.runid(), "ms-" + i);
-                KubernetesClusterStateDao<State, Event> serverDao = dao.withHistory(server.msid);
                 servers.add(server);
-                guards.add(new ClusterOperationGuard<>(serverDao));
-                scanners.add(new ScannerRunner(server, new KubernetesClusterStatusScanner<>(serverDao), monitor,
-                        scanStats, config.widenWindows()));
+                guards.add(guard(machine, db, server));
+                scanners.add(new ScannerRunner(server, scanner(machine, db, server), monitor, scanStats,
+                        config.widenWindows()));
                 workers.add(Executors.newFixedThreadPool(config.workersPerServer()));
             }
             // The script's clock starts once the database is ready.
@@ -84,6 +96,14 @@ public final class ControlPlaneSimulation {
                     }
                 }));
             }
+            // Live servers beat every 1.5 s, as CloudStack's do: the fenced scanner judges owners by it.
+            background.add(start("heartbeat", () -> {
+                while (!stopScanners.get() && sleep(1500)) {
+                    for (ManagementServer s : servers) {
+                        heartbeat(db, s);
+                    }
+                }
+            }));
             Thread crasher = start("crasher", () -> runCrashes(script, servers, monitor, db, started, crashesDone,
                     jobsFailedByRestart));
             long deadline = started + TimeUnit.SECONDS.toNanos(config.maxSeconds());
@@ -108,7 +128,7 @@ public final class ControlPlaneSimulation {
                 }
                 sleepUntil(due);
                 ManagementServer target = pickServer(servers, op.server(), outcomes);
-                ClusterOperationGuard<State, Event> guard = guards.get(target.index);
+                OperationGuard<State, Event> guard = guards.get(target.index);
                 workers.get(target.index).submit(() -> runner.run(op, target, guard));
                 dispatched.incrementAndGet();
             }
@@ -163,6 +183,7 @@ public final class ControlPlaneSimulation {
         setup.put("clusters", config.clusters());
         setup.put("operations", script.operations().size());
         setup.put("widen_windows", config.widenWindows());
+        setup.put("mode", config.mode().label());
         Map<String, Object> ops = r.section("operations");
         ops.put("entered", outcomes.get(EntryOutcome.ENTERED));
         ops.put("proceeded", outcomes.get(EntryOutcome.PROCEEDED));
@@ -174,6 +195,8 @@ public final class ControlPlaneSimulation {
         ops.put("stopped_by_crash", outcomes.crashedMidOperation.get());
         ops.put("rerouted_from_down_server", outcomes.rerouted.get());
         ops.put("not_dispatched_in_time", notDispatched);
+        ops.put("database_errors", outcomes.databaseErrors.get());
+        ops.put("jobs_left_in_progress", outcomes.jobsLeftInProgress.get());
         Map<String, Object> crash = r.section("crashes");
         crash.put("crashes", crashes);
         crash.put("jobs_failed_on_restart", jobsFailed);
@@ -186,6 +209,7 @@ public final class ControlPlaneSimulation {
         scanner.put("passes_waited", scan.waited.get());
         scanner.put("recoveries_missed", scan.recoveryMissed.get());
         scanner.put("alert_reconciliations", scan.reconciled.get());
+        scanner.put("database_errors", scan.databaseErrors.get());
         Map<String, Object> cas = r.section("cas_latency_us");
         cas.put("samples", latency.count());
         cas.put("p50", latency.percentileMicros(50));
@@ -197,9 +221,11 @@ public final class ControlPlaneSimulation {
         invariants.put("stuck_clusters", stuck);
         invariants.put("illegal_transitions", illegal);
         Map<String, Object> windows = r.section("known_windows");
-        windows.put("live_operations_failed", monitor.liveOperationsFailed.get());
+        // Fenced mode closes these two windows: there they are invariants.
+        Map<String, Object> closed = fenced() ? invariants : windows;
+        closed.put("live_operations_failed", monitor.liveOperationsFailed.get());
         windows.put("zombie_completions", monitor.zombieCompletions.get());
-        windows.put("concurrent_proceeds", monitor.concurrentProceeds.get());
+        closed.put("concurrent_proceeds", monitor.concurrentProceeds.get());
         windows.put("stop_takeovers_of_starting", monitor.stopTakeovers.get());
         Map<String, Object> states = r.section("final_states");
         Map<String, Integer> counts = new TreeMap<>();
@@ -208,6 +234,42 @@ public final class ControlPlaneSimulation {
         }
         states.putAll(counts);
         return r;
+    }
+
+    private boolean fenced() {
+        return config.mode() == StateMode.FENCED;
+    }
+
+    private OperationGuard<State, Event> guard(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
+            ManagementServer server) {
+        if (fenced()) {
+            return new FencedOperationGuard<>(new FencedClusterStateDao<>(machine, db.source()).withHistory(server.msid));
+        }
+        return new ClusterOperationGuard<>(new KubernetesClusterStateDao<>(machine, db.source()).withHistory(server.msid));
+    }
+
+    private StatusScanner<State, Event> scanner(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
+            ManagementServer server) {
+        if (fenced()) {
+            return new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, db.source()).withHistory(server.msid),
+                    () -> Owner.of(server.msid, server.runid()));
+        }
+        return new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, db.source())
+                .withHistory(server.msid));
+    }
+
+    private static void heartbeat(SimulationDatabase db, ManagementServer server) {
+        long runid = server.runid();
+        try {
+            server.step(runid, () -> {
+                db.heartbeat(server.msid, runid);
+                return null;
+            });
+        } catch (ManagementServer.Crashed down) {
+            // A stopped server does not beat.
+        } catch (SQLException e) {
+            // The database is away (restarted, connection lost): the next beat tries again.
+        }
     }
 
     private void runCrashes(OperationScript script, List<ManagementServer> servers, InvariantMonitor monitor,

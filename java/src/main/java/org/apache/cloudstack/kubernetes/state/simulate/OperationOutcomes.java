@@ -13,6 +13,10 @@ final class OperationOutcomes {
     final AtomicInteger rerouted = new AtomicInteger();
     final AtomicInteger workFailed = new AtomicInteger();
     final AtomicInteger completionMissed = new AtomicInteger();
+    /** Operations ended by a database error (connection lost, server restarted, ...). */
+    final AtomicInteger databaseErrors = new AtomicInteger();
+    /** Of those, jobs that could not be marked failed once the database answered again. */
+    final AtomicInteger jobsLeftInProgress = new AtomicInteger();
 
     OperationOutcomes() {
         for (EntryOutcome o : EntryOutcome.values()) {

@@ -2,17 +2,23 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.cloudstack.kubernetes.state.Outcome;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
+import org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScaleEntry;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
 
 /** Runs one scripted operation as a CloudStack action worker does, on one management server. */
 final class OperationRunner {
+    /** Marking a job failed after a database error is retried for up to 30 s. */
+    private static final int DATABASE_RETRIES = 120;
+    private static final long DATABASE_RETRY_MILLIS = 250;
     private final SimulationDatabase db;
     private final List<SimCluster> clusters;
     private final InvariantMonitor monitor;
@@ -30,13 +36,19 @@ final class OperationRunner {
         this.widenWindows = widenWindows;
     }
 
-    void run(ScriptedOperation op, ManagementServer server, ClusterOperationGuard<State, Event> guard) {
+    void run(ScriptedOperation op, ManagementServer server, OperationGuard<State, Event> serverGuard) {
         long runid = server.runid();
         SimCluster cluster = clusters.get(op.cluster());
+        long[] job = {-1};
+        AtomicReference<OperationGuard<State, Event>> bound = new AtomicReference<>(serverGuard);
         try {
             long jobId = server.step(runid, () -> db.insertJob(server.msid, op, cluster));
+            job[0] = jobId;
+            // Fenced mode stores this owner with the cluster; compat mode ignores it.
+            OperationGuard<State, Event> guard = serverGuard.withOwner(new Owner(server.msid, runid, jobId));
+            bound.set(guard);
             String read = server.step(runid, () -> db.state(cluster.id()));
-            State current = guard.dao().machine().state(read);
+            State current = guard.machine().state(read);
             boolean succeeded = op.kind().scaleKind != null
                     ? runScale(op, server, runid, guard, cluster, current)
                     : runOperation(op, server, runid, guard, cluster, current);
@@ -46,13 +58,51 @@ final class OperationRunner {
             });
         } catch (ManagementServer.Crashed crashed) {
             outcomes.crashedMidOperation.incrementAndGet();
-        } catch (SQLException e) {
-            throw new IllegalStateException("operation " + op.index() + " on cluster " + cluster.id() + ": " + e, e);
+        } catch (SQLException | StateStoreException e) {
+            // A database error ends this worker as an exception ends a CloudStack job: counted, the
+            // job failed once the database answers again, the cluster left to the status scanner.
+            outcomes.databaseErrors.incrementAndGet();
+            abandon(op, server, runid, cluster, job[0], bound.get());
         }
     }
 
+    /** The worker is gone: out of the monitor, its job failed (retried while the database is away). */
+    private void abandon(ScriptedOperation op, ManagementServer server, long runid, SimCluster cluster, long jobId,
+            OperationGuard<State, Event> guard) {
+        ClusterTracker tracker = monitor.tracker(cluster.id());
+        tracker.lock.lock();
+        try {
+            tracker.active.removeIf(a -> a.script == op);
+        } finally {
+            tracker.lock.unlock();
+        }
+        if (jobId < 0) {
+            return;
+        }
+        for (int attempt = 0; attempt < DATABASE_RETRIES; attempt++) {
+            try {
+                server.step(runid, () -> {
+                    guard.abandon(cluster.id()); // fenced: fail what it holds, by its token (the worker's finally-path)
+                    db.finishJob(jobId, server.msid, false);
+                    return null;
+                });
+                return;
+            } catch (ManagementServer.Crashed crashed) {
+                return; // the restart fails the jobs of the old run
+            } catch (SQLException | StateStoreException e) {
+                try {
+                    Thread.sleep(DATABASE_RETRY_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        outcomes.jobsLeftInProgress.incrementAndGet();
+    }
+
     private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
-            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+            OperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         OperationEntry<State, Event> entry;
         ActiveOperation active = null;
@@ -104,8 +154,8 @@ final class OperationRunner {
     }
 
     private boolean runScale(ScriptedOperation op, ManagementServer server, long runid,
-            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
-        ScaleOperation<State, Event> scale = guard.dao().machine().beginScale(op.kind().scaleKind, current);
+            OperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+        ScaleOperation<State, Event> scale = guard.beginScale(cluster.id(), op.kind().scaleKind, current);
         ClusterTracker tracker = monitor.tracker(cluster.id());
         // Some failing scales fail their validation before the first scaling step: they must
         // never touch a state that another scale may hold.

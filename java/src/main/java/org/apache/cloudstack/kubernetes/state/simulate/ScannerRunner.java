@@ -2,10 +2,11 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.sql.SQLException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
+import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
@@ -19,12 +20,12 @@ final class ScannerRunner implements ScanListener {
     private static final ReentrantLock GLOBAL_LOCK = new ReentrantLock();
 
     private final ManagementServer server;
-    private final KubernetesClusterStatusScanner<State, Event> scanner;
+    private final StatusScanner<State, Event> scanner;
     private final InvariantMonitor monitor;
     private final ScannerStats stats;
     private final boolean widenWindows;
 
-    ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
+    ScannerRunner(ManagementServer server, StatusScanner<State, Event> scanner,
             InvariantMonitor monitor, ScannerStats stats, boolean widenWindows) {
         this.server = server;
         this.scanner = scanner;
@@ -47,8 +48,10 @@ final class ScannerRunner implements ScanListener {
             });
         } catch (ManagementServer.Crashed crashed) {
             return false;
-        } catch (SQLException e) {
-            throw new IllegalStateException("status scanner on server " + server.index + ": " + e, e);
+        } catch (SQLException | StateStoreException e) {
+            // A scanner pass that meets a database error ends; the next one starts afresh.
+            stats.databaseErrors.incrementAndGet();
+            return true;
         } finally {
             GLOBAL_LOCK.unlock();
         }

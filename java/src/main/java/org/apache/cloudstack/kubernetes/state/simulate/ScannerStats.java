@@ -14,6 +14,8 @@ final class ScannerStats {
     final AtomicInteger recovered = new AtomicInteger();
     final AtomicInteger recoveryMissed = new AtomicInteger();
     final AtomicInteger reconciled = new AtomicInteger();
+    /** Passes ended by a database error; the next pass starts afresh. */
+    final AtomicInteger databaseErrors = new AtomicInteger();
 
     void record(RecoveryResult recovery, ReconcileResult<?> reconcile) {
         passes.incrementAndGet();

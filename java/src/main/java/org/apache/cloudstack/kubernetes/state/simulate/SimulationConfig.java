@@ -1,5 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.simulate;
 
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+
 /**
  * What one simulation runs.
  *
@@ -19,15 +21,28 @@ package org.apache.cloudstack.kubernetes.state.simulate;
  * @param jdbcUrl             database, or null for an embedded H2 in a temp folder
  * @param user                database user (with jdbcUrl)
  * @param password            database password (with jdbcUrl)
+ * @param mode                compat (default) or fenced: which guard and scanner the servers run
  */
 public record SimulationConfig(int servers, int clusters, int operations, int crashes, long seed, int maxSeconds,
         int workersPerServer, int meanOperationMillis, int arrivalMillis, int scannerMillis, double failureRate,
-        double legacyJobRate, boolean widenWindows, String jdbcUrl, String user, String password) {
+        double legacyJobRate, boolean widenWindows, String jdbcUrl, String user, String password, StateMode mode) {
 
     /** The pause added at each window point with widenWindows. */
     static final int WIDEN_MILLIS = 40;
 
+    /** A compat-mode simulation. */
+    public SimulationConfig(int servers, int clusters, int operations, int crashes, long seed, int maxSeconds,
+            int workersPerServer, int meanOperationMillis, int arrivalMillis, int scannerMillis, double failureRate,
+            double legacyJobRate, boolean widenWindows, String jdbcUrl, String user, String password) {
+        this(servers, clusters, operations, crashes, seed, maxSeconds, workersPerServer, meanOperationMillis,
+                arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl, user, password,
+                StateMode.COMPAT);
+    }
+
     public SimulationConfig {
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must not be null");
+        }
         positive("servers", servers);
         positive("clusters", clusters);
         positive("workersPerServer", workersPerServer);

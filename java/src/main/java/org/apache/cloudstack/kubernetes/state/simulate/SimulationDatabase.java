@@ -232,6 +232,17 @@ final class SimulationDatabase implements AutoCloseable {
         }
     }
 
+    /** A live server's heartbeat, in database time. */
+    void heartbeat(long msid, long runid) throws SQLException {
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("UPDATE mshost SET last_update = NOW() WHERE msid = ?"
+                     + " AND runid = ? AND state = 'Up'")) {
+            ps.setLong(1, msid);
+            ps.setLong(2, runid);
+            ps.executeUpdate();
+        }
+    }
+
     void markServerDown(long msid) throws SQLException {
         try (Connection c = open();
              PreparedStatement ps = c.prepareStatement("UPDATE mshost SET state = 'Down' WHERE msid = ?")) {

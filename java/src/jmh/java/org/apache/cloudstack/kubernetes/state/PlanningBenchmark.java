@@ -1,0 +1,109 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One scanner pass's recovery planning: {@code clusters} candidates in operation states and ten
+ * IN_PROGRESS jobs per candidate (1k/10k, 10k/100k, 100k/1M). 99% of the candidates have a job;
+ * the other jobs act on clusters that are not candidates. Through JNI the time includes
+ * marshalling the snapshots into primitive arrays and decoding the plan
+ * ({@link ClusterStateMachine#planRecovery}); the baseline is a plain-Java HashSet planner.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@org.openjdk.jmh.annotations.State(Scope.Benchmark)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PlanningBenchmark {
+    static final int JOBS_PER_CLUSTER = 10;
+
+    @Param({"1000", "10000", "100000"})
+    public int clusters;
+
+    private ClusterStateMachine<State, Event> machine;
+    private PureJava.RecoveryPlanner<State, Event> javaPlanner;
+    private List<ClusterSnapshot<State>> candidates;
+    private long[] jobClusterIds;
+    // The same candidates already marshalled: planJniRaw is the native call alone.
+    private long[] candidateIds;
+    private int[] candidateStates;
+
+    @Setup
+    public void setUp() {
+        machine = ClusterStateMachine.bind(State.class, Event.class);
+        PureJava.EnumMapTable<State, Event> table =
+                new PureJava.EnumMapTable<>(machine.transitions(), State.class, Event.class);
+        javaPlanner = new PureJava.RecoveryPlanner<>(machine, table, Event.OperationFailed);
+
+        SplittableRandom random = new SplittableRandom(7);
+        State[] orphanStates = machine.orphanStates().toArray(new State[0]);
+        candidates = new ArrayList<>(clusters);
+        // Ids look like database keys: increasing with gaps; the gaps hold the non-candidates.
+        long[] ids = new long[clusters];
+        for (int i = 0; i < clusters; i++) {
+            ids[i] = 1_000L + 10L * i;
+            candidates.add(new ClusterSnapshot<>(ids[i], orphanStates[random.nextInt(orphanStates.length)]));
+        }
+        candidateIds = ids;
+        candidateStates = new int[clusters];
+        for (int i = 0; i < clusters; i++) {
+            candidateStates[i] = machine.stateCode(candidates.get(i).state(), "state");
+        }
+        int jobs = JOBS_PER_CLUSTER * clusters;
+        jobClusterIds = new long[jobs];
+        int j = 0;
+        for (int i = 0; i < clusters; i++) {
+            if (i % 100 != 0) { // 1% orphans
+                jobClusterIds[j++] = ids[i];
+            }
+        }
+        while (j < jobs) {
+            jobClusterIds[j++] = 1_000L + 10L * random.nextInt(clusters) + 1 + random.nextInt(9);
+        }
+        for (int i = jobs - 1; i > 0; i--) { // shuffle: jobs come in database order, not by cluster
+            int k = random.nextInt(i + 1);
+            long t = jobClusterIds[i];
+            jobClusterIds[i] = jobClusterIds[k];
+            jobClusterIds[k] = t;
+        }
+        RecoveryPlan<State, Event> viaJni = machine.planRecovery(candidates, jobClusterIds);
+        RecoveryPlan<State, Event> viaJava = javaPlanner.plan(candidates, jobClusterIds);
+        int expected = (clusters + 99) / 100;
+        if (!viaJni.equals(viaJava) || viaJni.recoveries().size() != expected) {
+            throw new IllegalStateException("plans disagree: JNI " + viaJni.recoveries().size() + ", Java "
+                    + viaJava.recoveries().size() + ", expected " + expected);
+        }
+    }
+
+    @Benchmark
+    public RecoveryPlan<State, Event> planJni() {
+        return machine.planRecovery(candidates, jobClusterIds);
+    }
+
+    /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
+    @Benchmark
+    public long[] planJniRaw() {
+        return NativeBridge.planRecovery(candidateIds, candidateStates, null, jobClusterIds);
+    }
+
+    @Benchmark
+    public RecoveryPlan<State, Event> planJavaHashSet() {
+        return javaPlanner.plan(candidates, jobClusterIds);
+    }
+}

@@ -1,0 +1,13 @@
+package org.apache.cloudstack.kubernetes.state;
+
+/** Why the owner of an operation is provably gone; ordinal = native code. */
+public enum GoneReason {
+    /** {@code mshost} shows the owner's server Down. */
+    OWNER_DOWN,
+    /** The owner's msid now runs with another runid: the process restarted. */
+    OWNER_RESTARTED,
+    /** No heartbeat for more than {@link FencedStateMachine#ownerGoneAfterSeconds()}, in database time. */
+    HEARTBEAT_STALE,
+    /** No owner recorded (an older server wrote the row), no job for it and no job of unknown cluster. */
+    NO_OWNER_NO_JOB
+}

@@ -1,0 +1,24 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.Objects;
+
+/**
+ * A management server as {@code mshost} shows it; {@code heartbeatAgeSeconds} is computed by the
+ * database ({@code TIMESTAMPDIFF(SECOND, last_update, NOW())}), never by a local clock.
+ */
+public record MsHost(long msid, long runid, Status status, long heartbeatAgeSeconds) {
+    /** {@code mshost.state}: Up, Down (a peer saw it leave), anything else proves nothing. */
+    public enum Status { UP, DOWN, OTHER }
+
+    public MsHost {
+        Objects.requireNonNull(status, "status");
+    }
+
+    /** The status of an {@code mshost.state} value. */
+    public static Status status(String state) {
+        if ("Up".equalsIgnoreCase(state)) {
+            return Status.UP;
+        }
+        return "Down".equalsIgnoreCase(state) ? Status.DOWN : Status.OTHER;
+    }
+}

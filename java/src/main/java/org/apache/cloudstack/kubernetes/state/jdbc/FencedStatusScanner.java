@@ -1,0 +1,280 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Fence;
+import org.apache.cloudstack.kubernetes.state.FencedCandidate;
+import org.apache.cloudstack.kubernetes.state.FencedRecovery;
+import org.apache.cloudstack.kubernetes.state.FencedStateMachine;
+import org.apache.cloudstack.kubernetes.state.FencedWrite;
+import org.apache.cloudstack.kubernetes.state.InProgressJob;
+import org.apache.cloudstack.kubernetes.state.MsHost;
+import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.VmSummary;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The status scanner in fenced mode, drop-in for {@link KubernetesClusterStatusScanner}.
+ *
+ * <p><b>Orphan recovery</b>: reads the candidates (a cluster in an operation's state, or held by
+ * an operation) with their fence, commits, then the IN_PROGRESS cluster jobs, then {@code mshost}
+ * with each heartbeat's age computed by the database ({@code TIMESTAMPDIFF(SECOND, last_update,
+ * NOW())}, on H2 too: no local clock is read). A candidate is failed (a held one at rest only
+ * released) when no IN_PROGRESS job names it or its owner's job AND its owner (msid, runid) is Down,
+ * restarted with another runid, or silent for longer than
+ * {@link FencedStateMachine#ownerGoneAfterSeconds()}; a row without owner (an older server's) is
+ * judged as in compat mode. Every write expects the token that was read, so an operation that ended
+ * or began since makes it miss; a deleted job row or a NULL instance_id can no longer fail a live
+ * operation, since its owner is alive. A removed {@code mshost} row counts as Down.
+ *
+ * <p><b>Alert reconciliation</b>: as in compat mode, by token; a held row is left alone and the
+ * scanner holds the cluster between the two steps of a chain.
+ *
+ * <p>Statements per pass: recovery 1 (no candidate), else 3 (+1 for uuid-only jobs) + one per write;
+ * reconciliation 1 + one per step applied.
+ */
+public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> implements StatusScanner<S, E> {
+    private static final Logger LOG = LogManager.getLogger(FencedStatusScanner.class);
+
+    static final String HOSTS_SQL = "SELECT msid, runid, CASE WHEN removed IS NOT NULL THEN 'Down' ELSE state END,"
+            + " TIMESTAMPDIFF(SECOND, last_update, NOW()) FROM mshost";
+
+    private final FencedClusterStateDao<S, E> dao;
+    private final FencedStateMachine<S, E> fenced;
+    private final ClusterStateMachine<S, E> machine;
+    private final ConnectionSource source;
+    private final Supplier<Owner> scanner;
+    private final AsyncJobLookup jobLookup = new AsyncJobLookup();
+    private final String candidatesSql;
+    private final String reconcileSql;
+    private final S alert;
+    private volatile ScanListener listener = new ScanListener() { };
+
+    /** {@code scanner}: this server (msid, runid now); asked at each pass, so a restart is followed. */
+    public FencedStatusScanner(FencedClusterStateDao<S, E> dao, Supplier<Owner> scanner) {
+        this(dao, dao.source(), scanner);
+    }
+
+    public FencedStatusScanner(FencedClusterStateDao<S, E> dao, ConnectionSource source, Supplier<Owner> scanner) {
+        this.dao = Objects.requireNonNull(dao, "dao");
+        this.fenced = dao.fenced();
+        this.machine = dao.machine();
+        this.source = Objects.requireNonNull(source, "source");
+        this.scanner = Objects.requireNonNull(scanner, "scanner");
+        Set<S> orphans = machine.orphanStates();
+        StringBuilder in = new StringBuilder();
+        for (S s : orphans) {
+            in.append(in.length() == 0 ? "" : ", ").append('\'').append(s.name()).append('\'');
+        }
+        // Enum constant names are Java identifiers: safe to inline.
+        this.candidatesSql = "SELECT id, state, state_version, op_owner_msid, op_owner_runid, op_job_id"
+                + " FROM kubernetes_cluster WHERE (" + (orphans.isEmpty() ? "" : "state IN (" + in + ") OR ")
+                + "op_owner_msid IS NOT NULL) AND removed IS NULL AND cluster_type = '"
+                + KubernetesClusterStatusScanner.CLOUD_MANAGED + "' ORDER BY id";
+        this.alert = machine.state("Alert");
+        S running = machine.state("Running");
+        this.reconcileSql = "SELECT kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid,"
+                + " kc.op_job_id, kc.control_node_count + kc.node_count, COUNT(m.id), COUNT(vm.id),"
+                + " COALESCE(SUM(CASE WHEN vm.state = 'Running' THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN vm.state = 'Stopped' THEN 1 ELSE 0 END), 0)"
+                + " FROM kubernetes_cluster kc"
+                + " LEFT JOIN kubernetes_cluster_vm_map m ON m.cluster_id = kc.id"
+                + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
+                + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
+                + " AND kc.removed IS NULL AND kc.cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "'"
+                + " GROUP BY kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid, kc.op_job_id,"
+                + " kc.control_node_count, kc.node_count ORDER BY kc.id";
+    }
+
+    @Override
+    public void setListener(ScanListener listener) {
+        this.listener = listener == null ? new ScanListener() { } : listener;
+    }
+
+    @Override
+    public RecoveryResult recoverOrphanedOperationStates() {
+        StatementCounter counter = new StatementCounter(source);
+        try (Connection c = counter.open()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                return recover(c, counter);
+            } finally {
+                restore(c, autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new StateStoreException("fenced status scanner: orphan recovery", e);
+        }
+    }
+
+    private static void restore(Connection c, boolean autoCommit) {
+        try {
+            c.rollback();
+            c.setAutoCommit(autoCommit);
+        } catch (SQLException e) {
+            LOG.debug("Fenced status scanner: could not restore the connection: {}", e.getMessage());
+        }
+    }
+
+    private RecoveryResult recover(Connection c, StatementCounter counter) throws SQLException {
+        List<FencedCandidate<S>> candidates = new ArrayList<>();
+        List<Long> candidateIds = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                long id = rs.getLong(1);
+                candidates.add(new FencedCandidate<>(id, dao.fence(rs, 2)));
+                candidateIds.add(id);
+            }
+        }
+        c.commit();
+        listener.candidatesRead();
+        if (candidates.isEmpty()) {
+            return new RecoveryResult(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), List.of(),
+                    counter.count());
+        }
+        AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
+        c.commit();
+        List<MsHost> hosts = hosts(c);
+        c.commit();
+        listener.jobsRead();
+        List<InProgressJob> inProgress = new ArrayList<>(jobs.jobs().size());
+        List<Long> unknown = new ArrayList<>();
+        for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {
+            inProgress.add(new InProgressJob(j.jobId(), j.clusterId()));
+            if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
+                unknown.add(j.jobId());
+            }
+        }
+        List<FencedRecovery<S, E>> plan = fenced.planRecovery(candidates, inProgress, hosts);
+        if (plan.isEmpty()) {
+            boolean ownerless = candidates.stream().anyMatch(k -> !k.fence().isHeld());
+            RecoveryResult.Kind kind = !unknown.isEmpty() && ownerless ? RecoveryResult.Kind.WAITED
+                    : RecoveryResult.Kind.NOTHING_TO_RECOVER;
+            return new RecoveryResult(kind, candidateIds, List.of(), List.of(),
+                    kind == RecoveryResult.Kind.WAITED ? unknown : List.of(), counter.count());
+        }
+        List<Long> recovered = new ArrayList<>();
+        List<Long> missed = new ArrayList<>();
+        for (FencedRecovery<S, E> r : plan) {
+            boolean hit = false;
+            listener.beforeRecovery(r.clusterId());
+            try {
+                hit = dao.apply(c, r.clusterId(), r.write());
+            } finally {
+                listener.afterRecovery(r.clusterId(), hit);
+            }
+            if (hit) {
+                recovered.add(r.clusterId());
+                FencedWrite<S, E> w = r.write();
+                LOG.warn("Fenced status scanner: Kubernetes cluster {} held by a gone owner ({}): {} -> {}",
+                        r.clusterId(), r.reason(), w.expected(), w.target());
+            } else {
+                missed.add(r.clusterId());
+            }
+        }
+        return new RecoveryResult(RecoveryResult.Kind.RECOVERED, candidateIds, recovered, missed, List.of(),
+                counter.count());
+    }
+
+    private static List<MsHost> hosts(Connection c) throws SQLException {
+        List<MsHost> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(HOSTS_SQL); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                long age = rs.getLong(4);
+                // No heartbeat ever recorded proves nothing: count it as fresh.
+                out.add(new MsHost(rs.getLong(1), rs.getLong(2), MsHost.status(rs.getString(3)),
+                        rs.wasNull() ? 0 : Math.max(0, age)));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
+        Objects.requireNonNull(healthy, "healthy");
+        StatementCounter counter = new StatementCounter(source);
+        try (Connection c = counter.open()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                return reconcile(c, counter, healthy);
+            } finally {
+                restore(c, autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new StateStoreException("fenced status scanner: Alert reconciliation", e);
+        }
+    }
+
+    private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
+            throws SQLException {
+        Map<Long, Fence<S>> listed = new LinkedHashMap<>();
+        Map<Long, VmSummary> summaries = new HashMap<>();
+        List<Long> toAsk = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(reconcileSql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                long id = rs.getLong(1);
+                Fence<S> fence = dao.fence(rs, 2);
+                VmSummary summary = summary(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
+                        rs.getLong(11));
+                if (summary == VmSummary.ALL_RUNNING_HEALTHY && fence.state() == alert) {
+                    toAsk.add(id);
+                }
+                listed.put(id, fence);
+                summaries.put(id, summary);
+            }
+        }
+        c.commit();
+        for (Long id : toAsk) {
+            if (!healthy.test(id)) {
+                summaries.put(id, VmSummary.MIXED);
+            }
+        }
+        listener.reconcileListed();
+        Owner me = scanner.get();
+        Map<Long, S> moved = new LinkedHashMap<>();
+        List<Long> missed = new ArrayList<>();
+        int steps = 0;
+        for (Map.Entry<Long, Fence<S>> e : listed.entrySet()) {
+            long id = e.getKey();
+            S reached = null;
+            for (FencedWrite<S, E> step : fenced.planReconcile(e.getValue(), summaries.get(id), me)) {
+                steps++;
+                if (!dao.apply(c, id, step)) {
+                    missed.add(id);
+                    break;
+                }
+                reached = step.target().state();
+            }
+            if (reached != null) {
+                moved.put(id, reached);
+                LOG.info("Fenced status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, e.getValue().token(),
+                        reached, summaries.get(id));
+            }
+        }
+        return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());
+    }
+
+    private static VmSummary summary(long expectedVms, long mapped, long vms, long running, long stopped) {
+        if (mapped == 0 || mapped != expectedVms || vms != mapped) {
+            return VmSummary.INCOMPLETE;
+        }
+        if (running == vms) {
+            return VmSummary.ALL_RUNNING_HEALTHY;
+        }
+        return stopped == vms ? VmSummary.ALL_STOPPED : VmSummary.MIXED;
+    }
+}

@@ -1,0 +1,8 @@
+-- Fenced mode, migration DOWN: back to CloudStack's own table. Every row keeps its id, state and
+-- all other columns; only the fence (version, owner) is dropped. Stop every fenced-mode server
+-- first (compat-mode servers keep running: they never read these columns).
+DROP TRIGGER IF EXISTS `trg_kubernetes_cluster__state_version`;
+ALTER TABLE `kubernetes_cluster` DROP COLUMN `op_job_id`;
+ALTER TABLE `kubernetes_cluster` DROP COLUMN `op_owner_runid`;
+ALTER TABLE `kubernetes_cluster` DROP COLUMN `op_owner_msid`;
+ALTER TABLE `kubernetes_cluster` DROP COLUMN `state_version`;

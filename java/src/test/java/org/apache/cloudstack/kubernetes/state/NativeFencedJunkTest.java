@@ -1,0 +1,194 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Junk at every native method of {@link FencedNativeBridge}, as {@link NativeJunkTest} does for
+ * {@link NativeBridge}: {@value NativeJunkTest#DEFAULT_CALLS} calls per method by default
+ * (system property {@value NativeJunkTest#CALLS_PROPERTY}), codes, versions (negative, 0,
+ * {@code Long.MAX_VALUE} = exhausted), owners, nulls and mismatched arrays. Only
+ * {@link IllegalArgumentException} may come out; clean input (valid codes, small versions,
+ * consistent arrays) must be answered. Counts per method: {@code FENCED-JUNK} lines.
+ */
+class NativeFencedJunkTest {
+    private static final int CALLS = Integer.getInteger(NativeJunkTest.CALLS_PROPERTY, NativeJunkTest.DEFAULT_CALLS);
+    private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
+    private static int states;
+
+    @BeforeAll
+    static void load() {
+        NativeLibrary.load();
+        states = NativeLibrary.stateNames().length;
+    }
+
+    @AfterAll
+    static void report() {
+        COUNTS.forEach((method, c) -> System.out.printf(
+                "FENCED-JUNK %-12s calls=%d answered=%d IllegalArgumentException=%d%n", method, c[0] + c[1], c[0], c[1]));
+    }
+
+    @FunctionalInterface
+    interface Call {
+        /** Makes one call; returns whether its input was clean (then it must be answered). */
+        boolean call(NativeJunkTest.Junk junk);
+    }
+
+    private static void hammer(String method, long seed, Call call) {
+        NativeJunkTest.Junk junk = new NativeJunkTest.Junk(seed);
+        long[] counts = COUNTS.computeIfAbsent(method, k -> new long[2]);
+        for (int i = 0; i < CALLS; i++) {
+            try {
+                call.call(junk);
+                counts[0]++;
+            } catch (IllegalArgumentException e) {
+                assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), method + ": IAE without message");
+                counts[1]++;
+            } catch (Throwable t) {
+                throw new AssertionError(method + " call " + i + " (seed " + seed + ") threw " + t, t);
+            }
+        }
+    }
+
+    private static int code(NativeJunkTest.Junk j, int n, boolean clean) {
+        return clean ? j.random.nextInt(n) : j.code(n);
+    }
+
+    private static long version(NativeJunkTest.Junk j, boolean clean) {
+        if (clean) {
+            return j.random.nextInt(1000);
+        }
+        return new long[] {-1, 0, 1, Long.MAX_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE, j.random.nextLong()}[
+                j.random.nextInt(7)];
+    }
+
+    /** Calls the method; when the input was clean, an IAE is a failure. */
+    private static boolean answer(boolean clean, Runnable call) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            if (clean) {
+                throw new AssertionError("clean input refused: " + e.getMessage(), e);
+            }
+            throw e;
+        }
+        return clean;
+    }
+
+    @Test
+    void everyFencedNativeMethodIsCoveredHere() {
+        Set<String> natives = new TreeSet<>();
+        for (Method m : FencedNativeBridge.class.getDeclaredMethods()) {
+            if (Modifier.isNative(m.getModifiers())) {
+                natives.add(m.getName());
+            }
+        }
+        assertEquals(new TreeSet<>(List.of("constants", "entry", "completion", "scaleStep", "reconcile",
+                "planRecovery")), natives, "a fenced native method without junk: add it to this test");
+    }
+
+    @Test
+    void scalarMethods() {
+        hammer("constants", 31, j -> answer(true, () -> assertEquals(2, FencedNativeBridge.constants().length)));
+        hammer("entry", 32, j -> {
+            boolean clean = j.random.nextBoolean();
+            int p = code(j, 2, clean);
+            int o = code(j, Operation.values().length, clean);
+            int s = code(j, states, clean);
+            long v = version(j, clean);
+            boolean held = j.random.nextBoolean();
+            return answer(clean, () -> FencedNativeBridge.entry(p, o, s, v, held));
+        });
+        hammer("completion", 33, j -> {
+            boolean clean = j.random.nextBoolean();
+            int p = code(j, 2, clean);
+            int s = code(j, states, clean);
+            long v = version(j, clean);
+            int moved = clean && j.random.nextBoolean() ? -1 : code(j, states, clean);
+            int o = code(j, Outcome.values().length, clean);
+            return answer(clean, () -> FencedNativeBridge.completion(p, s, v, moved, o));
+        });
+        hammer("scaleStep", 34, j -> {
+            boolean clean = j.random.nextBoolean();
+            int p = code(j, 2, clean);
+            int k = code(j, ScaleKind.values().length, clean);
+            int from = code(j, states, clean);
+            long fromVersion = version(j, clean);
+            int current = code(j, states, clean);
+            long currentVersion = version(j, clean);
+            boolean held = j.random.nextBoolean();
+            return answer(clean, () -> FencedNativeBridge.scaleStep(p, k, from, fromVersion, current, currentVersion,
+                    held));
+        });
+        hammer("reconcile", 35, j -> {
+            boolean clean = j.random.nextBoolean();
+            int p = code(j, 2, clean);
+            int s = code(j, states, clean);
+            long v = version(j, clean);
+            boolean held = j.random.nextBoolean();
+            int vms = code(j, VmSummary.values().length, clean);
+            return answer(clean, () -> FencedNativeBridge.reconcile(p, s, v, held, vms));
+        });
+    }
+
+    private static long[] longs(NativeJunkTest.Junk j, int n, boolean clean, long min, long max) {
+        if (!clean && j.rare(25)) {
+            return null;
+        }
+        long[] a = new long[!clean && j.rare(6) ? j.length() : n];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = clean ? min + j.random.nextInt((int) (max - min + 1)) : j.id();
+        }
+        return a;
+    }
+
+    private static int[] ints(NativeJunkTest.Junk j, int n, boolean clean, int bound) {
+        if (!clean && j.rare(25)) {
+            return null;
+        }
+        int[] a = new int[!clean && j.rare(6) ? j.length() : n];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = clean ? j.random.nextInt(bound) : j.code(bound);
+        }
+        return a;
+    }
+
+    @Test
+    void planRecovery() {
+        hammer("planRecovery", 36, j -> {
+            boolean clean = j.random.nextBoolean();
+            int p = code(j, 2, clean);
+            int n = j.length();
+            int jobs = j.length();
+            int hosts = j.random.nextInt(5);
+            long[] ids = longs(j, n, clean, 0, 50);
+            int[] clusterStates = ints(j, n, clean, states);
+            long[] versions = longs(j, n, clean, 0, 900);
+            long[] msids = longs(j, n, clean, -1, 3);
+            long[] runids = longs(j, n, clean, 0, 3);
+            long[] ownerJobs = longs(j, n, clean, -1, 20);
+            long[] jobIds = longs(j, jobs, clean, 0, 20);
+            long[] jobClusters = longs(j, jobs, clean, -1, 50);
+            long[] hostMsids = longs(j, hosts, clean, 0, 3);
+            long[] hostRunids = longs(j, hosts, clean, 0, 3);
+            int[] statuses = ints(j, hosts, clean, 3);
+            long[] ages = longs(j, hosts, clean, 0, 400);
+            return answer(clean, () -> {
+                long[] plan = FencedNativeBridge.planRecovery(p, ids, clusterStates, versions, msids, runids, ownerJobs,
+                        jobIds, jobClusters, hostMsids, hostRunids, statuses, ages);
+                assertTrue(plan.length >= 1 && plan.length == 1 + 3 * plan[0], "plan layout");
+            });
+        });
+    }
+}

@@ -1,0 +1,424 @@
+//! One thin function per native method of `FencedNativeBridge.java`: the fenced-mode core
+//! (`crate::fencing`). Versions cross as `long` (0..=MAX_VERSION), "none" as -1; the packed
+//! layouts are documented in `FencedNativeBridge.java`.
+
+use jni::objects::{JClass, JIntArray, JLongArray};
+use jni::sys::{jboolean, jint, jlong, jlongArray, JNI_FALSE};
+use jni::JNIEnv;
+
+use super::arrays::{new_longs, read_ints, read_longs, same_length};
+use super::codec;
+use super::errors::{run, BridgeError, BridgeResult};
+use crate::fencing::{
+    fenced_completion, fenced_entry, plan_fenced_reconcile, plan_fenced_recovery, Fence,
+    FencedCandidate, FencedEntry, FencedScale, FencedScaleStep, FencedWrite, FencingError,
+    GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token, MAX_VERSION,
+    OWNER_GONE_AFTER_SECS,
+};
+use crate::recovery::JobRef;
+use crate::table::State;
+
+const NO_CODE: u32 = 0xFF;
+/// Flag of a packed write: the write stores the caller's owner (else it releases the cluster).
+const FLAG_OWNER: u32 = 1;
+
+/// Stands in for the caller: the core copies the owner into the write and the Java side, which
+/// knows it, fills it in, so only the flag crosses back.
+const CALLER: Owner = Owner {
+    msid: 0,
+    runid: 0,
+    job_id: None,
+};
+
+impl From<FencingError> for BridgeError {
+    fn from(e: FencingError) -> Self {
+        BridgeError::Input(format!("version: {e}"))
+    }
+}
+
+fn version(argument: &'static str, value: jlong) -> BridgeResult<u64> {
+    // Every non-negative jlong is at most MAX_VERSION (i64::MAX).
+    u64::try_from(value).map_err(|_| {
+        BridgeError::Input(format!(
+            "{argument}: {value} is not a version (0..={MAX_VERSION})"
+        ))
+    })
+}
+
+fn token(
+    state_argument: &'static str,
+    state: jint,
+    version_argument: &'static str,
+    v: jlong,
+) -> BridgeResult<Token> {
+    Ok(Token {
+        state: codec::state(state_argument, state)?,
+        version: version(version_argument, v)?,
+    })
+}
+
+/// A row's fence; the owner's identity never changes a decision, only whether there is one.
+fn fence(row: Token, held: jboolean) -> Fence {
+    Fence {
+        token: row,
+        owner: (held != JNI_FALSE).then_some(CALLER),
+    }
+}
+
+/// Bits 0-7 kind, 8-15 event, 16-23 target state, 24-31 flags.
+fn pack_write(kind: u32, write: Option<&FencedWrite>) -> jint {
+    let (event, target, flags) = write.map_or((NO_CODE, NO_CODE, 0), |w| {
+        (
+            w.event.map_or(NO_CODE, |e| u32::from(e.code())),
+            u32::from(w.target.state.code()),
+            if w.owner.is_some() { FLAG_OWNER } else { 0 },
+        )
+    });
+    (kind | event << 8 | target << 16 | flags << 24) as jint
+}
+
+fn pack_state(kind: u32, state: State) -> jint {
+    (kind | NO_CODE << 8 | u32::from(state.code()) << 16) as jint
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_constants(
+    mut env: JNIEnv,
+    _class: JClass,
+) -> jlongArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let values = [MAX_VERSION as jlong, OWNER_GONE_AFTER_SECS as jlong];
+        Ok(new_longs(env, &values)?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_entry(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    operation: jint,
+    state: jint,
+    version: jlong,
+    held: jboolean,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let row = fence(token("state", state, "version", version)?, held);
+        let entry = fenced_entry(
+            codec::profile("profile", profile)?,
+            codec::operation("operation", operation)?,
+            &row,
+            CALLER,
+        )?;
+        Ok(match entry {
+            FencedEntry::Take { write, .. } => pack_write(0, Some(&write)),
+            FencedEntry::NothingToDo => pack_write(1, None),
+            FencedEntry::Refuse(_) => pack_write(2, None),
+            FencedEntry::Busy(_) => pack_write(3, None),
+        })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_completion(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    hold_state: jint,
+    hold_version: jlong,
+    moved_to: jint,
+    outcome: jint,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        let hold = Hold {
+            token: token("holdState", hold_state, "holdVersion", hold_version)?,
+            moved_to: codec::optional_state("movedTo", moved_to)?,
+        };
+        let write = fenced_completion(
+            codec::profile("profile", profile)?,
+            &hold,
+            codec::outcome("outcome", outcome)?,
+        )?;
+        Ok(pack_write(0, Some(&write)))
+    })
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_scaleStep(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    scale_kind: jint,
+    started_state: jint,
+    started_version: jlong,
+    current_state: jint,
+    current_version: jlong,
+    current_held: jboolean,
+) -> jint {
+    run(&mut env, codec::NONE, |_| {
+        // A scale that holds the cluster never asks: ALREADY_HELD is decided in Java.
+        let scale = FencedScale::new(
+            codec::profile("profile", profile)?,
+            codec::scale_kind("scaleKind", scale_kind)?,
+            token(
+                "startedState",
+                started_state,
+                "startedVersion",
+                started_version,
+            )?,
+            CALLER,
+        );
+        let current = fence(
+            token(
+                "currentState",
+                current_state,
+                "currentVersion",
+                current_version,
+            )?,
+            current_held,
+        );
+        Ok(match scale.next_step(&current)? {
+            FencedScaleStep::Take(write) => pack_write(0, Some(&write)),
+            FencedScaleStep::AlreadyHeld => pack_write(1, None),
+            FencedScaleStep::FailTakenSince(now) => pack_state(2, now),
+            FencedScaleStep::Busy(_) => pack_write(3, None),
+            FencedScaleStep::Refuse(_) => pack_write(4, None),
+        })
+    })
+}
+
+/// Bits 0-7 step count, then per step 24 bits from bit 8 + 24 i: event, target, flags.
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_reconcile(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    listed_state: jint,
+    listed_version: jlong,
+    listed_held: jboolean,
+    vm_summary: jint,
+) -> jlong {
+    run(&mut env, 0, |_| {
+        let listed = fence(
+            token("listedState", listed_state, "listedVersion", listed_version)?,
+            listed_held,
+        );
+        let plan = plan_fenced_reconcile(
+            codec::profile("profile", profile)?,
+            &listed,
+            codec::vm_summary("vmSummary", vm_summary)?,
+            CALLER,
+        )?;
+        let mut packed: u64 = 0;
+        let mut count: u64 = 0;
+        for (i, step) in plan.steps().enumerate() {
+            let bits = (pack_write(0, Some(&step)) as u32 >> 8) & 0xFF_FFFF;
+            packed |= u64::from(bits) << (8 + 24 * i);
+            count += 1;
+        }
+        Ok((packed | count) as jlong)
+    })
+}
+
+fn bad(argument: &'static str, index: usize, message: String) -> BridgeError {
+    crate::CoreError::BadElement {
+        argument,
+        index,
+        message,
+    }
+    .into()
+}
+
+/// A non-negative id, or None for -1.
+fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<Option<u64>> {
+    match value {
+        -1 => Ok(None),
+        v if v >= 0 => Ok(Some(v as u64)),
+        v => Err(bad(
+            argument,
+            index,
+            format!("{v} is neither an id nor -1 (none)"),
+        )),
+    }
+}
+
+fn id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<u64> {
+    u64::try_from(value).map_err(|_| bad(argument, index, format!("negative id {value}")))
+}
+
+/// The candidates as read: owner msid -1 = not held (then runid and job id are ignored).
+struct CandidateArrays {
+    ids: Vec<jlong>,
+    states: Vec<jint>,
+    versions: Vec<jlong>,
+    msids: Vec<jlong>,
+    runids: Vec<jlong>,
+    job_ids: Vec<jlong>,
+}
+
+impl CandidateArrays {
+    fn decode(&self) -> BridgeResult<Vec<FencedCandidate>> {
+        let n = self.ids.len();
+        same_length("clusterStates", self.states.len(), "clusterIds", n)?;
+        same_length("clusterVersions", self.versions.len(), "clusterIds", n)?;
+        same_length("ownerMsids", self.msids.len(), "clusterIds", n)?;
+        same_length("ownerRunids", self.runids.len(), "clusterIds", n)?;
+        same_length("ownerJobIds", self.job_ids.len(), "clusterIds", n)?;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let state = State::from_code(self.states[i]).ok_or_else(|| {
+                bad(
+                    "clusterStates",
+                    i,
+                    format!("unknown state code {}", self.states[i]),
+                )
+            })?;
+            let version = u64::try_from(self.versions[i]).map_err(|_| {
+                bad(
+                    "clusterVersions",
+                    i,
+                    format!("negative version {}", self.versions[i]),
+                )
+            })?;
+            let owner = match optional_id("ownerMsids", i, self.msids[i])? {
+                None => None,
+                Some(msid) => Some(Owner {
+                    msid,
+                    runid: id("ownerRunids", i, self.runids[i])?,
+                    job_id: optional_id("ownerJobIds", i, self.job_ids[i])?,
+                }),
+            };
+            out.push(FencedCandidate {
+                id: id("clusterIds", i, self.ids[i])?,
+                fence: Fence {
+                    token: Token { state, version },
+                    owner,
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn jobs(job_ids: &[jlong], cluster_ids: &[jlong]) -> BridgeResult<Vec<InProgressJob>> {
+    same_length("jobClusterIds", cluster_ids.len(), "jobIds", job_ids.len())?;
+    let mut out = Vec::with_capacity(job_ids.len());
+    for (i, (&job, &cluster)) in job_ids.iter().zip(cluster_ids).enumerate() {
+        out.push(InProgressJob {
+            job_id: id("jobIds", i, job)?,
+            cluster: match optional_id("jobClusterIds", i, cluster)? {
+                Some(c) => JobRef::Cluster(c),
+                None => JobRef::Unknown,
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn hosts(
+    msids: &[jlong],
+    runids: &[jlong],
+    statuses: &[jint],
+    ages: &[jlong],
+) -> BridgeResult<Vec<MsHost>> {
+    let n = msids.len();
+    same_length("hostRunids", runids.len(), "hostMsids", n)?;
+    same_length("hostStatuses", statuses.len(), "hostMsids", n)?;
+    same_length("hostAges", ages.len(), "hostMsids", n)?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let status = match statuses[i] {
+            0 => MsStatus::Up,
+            1 => MsStatus::Down,
+            2 => MsStatus::Other,
+            s => return Err(bad("hostStatuses", i, format!("unknown status code {s}"))),
+        };
+        out.push(MsHost {
+            msid: id("hostMsids", i, msids[i])?,
+            runid: id("hostRunids", i, runids[i])?,
+            status,
+            heartbeat_age_secs: u64::try_from(ages[i])
+                .map_err(|_| bad("hostAges", i, format!("negative age {}", ages[i])))?,
+        });
+    }
+    Ok(out)
+}
+
+fn reason_code(reason: GoneReason) -> u32 {
+    match reason {
+        GoneReason::OwnerDown => 0,
+        GoneReason::OwnerRestarted => 1,
+        GoneReason::HeartbeatStale => 2,
+        GoneReason::NoOwnerNoJob => 3,
+    }
+}
+
+/// Result: [n, then n × (cluster id, packed (expected, event, target, reason), expected version)].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_planRecovery<
+    'local,
+>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    profile: jint,
+    cluster_ids: JLongArray<'local>,
+    cluster_states: JIntArray<'local>,
+    cluster_versions: JLongArray<'local>,
+    owner_msids: JLongArray<'local>,
+    owner_runids: JLongArray<'local>,
+    owner_job_ids: JLongArray<'local>,
+    job_ids: JLongArray<'local>,
+    job_cluster_ids: JLongArray<'local>,
+    host_msids: JLongArray<'local>,
+    host_runids: JLongArray<'local>,
+    host_statuses: JIntArray<'local>,
+    host_ages: JLongArray<'local>,
+) -> jlongArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let profile = codec::profile("profile", profile)?;
+        let candidates = CandidateArrays {
+            ids: read_longs(env, "clusterIds", &cluster_ids)?,
+            states: read_ints(env, "clusterStates", &cluster_states)?,
+            versions: read_longs(env, "clusterVersions", &cluster_versions)?,
+            msids: read_longs(env, "ownerMsids", &owner_msids)?,
+            runids: read_longs(env, "ownerRunids", &owner_runids)?,
+            job_ids: read_longs(env, "ownerJobIds", &owner_job_ids)?,
+        }
+        .decode()?;
+        let jobs = jobs(
+            &read_longs(env, "jobIds", &job_ids)?,
+            &read_longs(env, "jobClusterIds", &job_cluster_ids)?,
+        )?;
+        let hosts = hosts(
+            &read_longs(env, "hostMsids", &host_msids)?,
+            &read_longs(env, "hostRunids", &host_runids)?,
+            &read_ints(env, "hostStatuses", &host_statuses)?,
+            &read_longs(env, "hostAges", &host_ages)?,
+        )?;
+        let recoveries = plan_fenced_recovery(profile, &candidates, &jobs, &hosts)?;
+        let mut out = Vec::with_capacity(1 + 3 * recoveries.len());
+        out.push(recoveries.len() as jlong);
+        for r in &recoveries {
+            let w = &r.write;
+            let packed = u32::from(w.expected.state.code())
+                | w.event.map_or(NO_CODE, |e| u32::from(e.code())) << 8
+                | u32::from(w.target.state.code()) << 16
+                | reason_code(r.reason) << 24;
+            out.extend([
+                r.cluster_id as jlong,
+                jlong::from(packed),
+                w.expected.version as jlong,
+            ]);
+        }
+        log::debug!(
+            "fenced recovery plan for {} candidates, {} jobs, {} hosts: {} to recover",
+            candidates.len(),
+            jobs.len(),
+            hosts.len(),
+            recoveries.len()
+        );
+        Ok(new_longs(env, &out)?.into_raw())
+    })
+}
