@@ -355,6 +355,10 @@ pub enum GoneReason {
     /// No owner recorded (an older server wrote the row): judged as in compat mode, no job for
     /// it and no job with an unknown cluster.
     NoOwnerNoJob,
+    /// The owner's server is up, but the owner's own job row is finished: the operation ended
+    /// without releasing the cluster (its last write failed). Only the worker finishes its job,
+    /// after its completion write; a job row the garbage collector deleted proves nothing.
+    OwnerJobEnded,
 }
 
 /// One orphan to fail (or, for a held row at rest, to release).
@@ -414,14 +418,17 @@ impl OwnerIndex {
 
 /// Plans one fenced recovery pass in O(candidates + jobs + hosts). A candidate is failed only
 /// if no IN_PROGRESS job names it (by cluster, or by the owner's job id) and its owner is
-/// provably gone. Non-candidate rows are ignored. Read the clusters before the jobs and hosts:
+/// provably gone, or its owner's job has ended (`ended_jobs`: ids of job rows that exist and are
+/// not IN_PROGRESS). Non-candidate rows are ignored. Read the clusters before the jobs and hosts:
 /// then every owner's runid is already in `mshost`, and a job started since is seen.
 pub fn plan_fenced_recovery(
     profile: Profile,
     candidates: &[FencedCandidate],
     jobs: &[InProgressJob],
+    ended_jobs: &[u64],
     hosts: &[MsHost],
 ) -> Result<Vec<FencedRecovery>, FencingError> {
+    let ended: HashSet<u64> = ended_jobs.iter().copied().collect();
     let mut busy_clusters = HashSet::with_capacity(jobs.len());
     let mut live_jobs = HashSet::with_capacity(jobs.len());
     let mut unknown_job = false;
@@ -442,6 +449,9 @@ pub fn plan_fenced_recovery(
         }
         let reason = match c.fence.owner {
             Some(owner) if owner.job_id.is_some_and(|j| live_jobs.contains(&j)) => None,
+            Some(owner) if owner.job_id.is_some_and(|j| ended.contains(&j)) => {
+                Some(GoneReason::OwnerJobEnded)
+            }
             Some(owner) => owners.gone(&owner),
             None if unknown_job => None,
             None => Some(GoneReason::NoOwnerNoJob),

@@ -355,7 +355,7 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
     ];
     // A job with an unknown cluster blocks nothing when ownership is known.
     let jobs = [job(99, JobRef::Unknown)];
-    let plan = plan_fenced_recovery(P, &candidates, &jobs, &hosts).unwrap();
+    let plan = plan_fenced_recovery(P, &candidates, &jobs, &[], &hosts).unwrap();
     let got: Vec<_> = plan
         .iter()
         .map(|r| (r.cluster_id, r.reason, r.write.expected, r.write.target))
@@ -391,7 +391,9 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
 fn a_heartbeat_exactly_at_the_threshold_is_still_alive() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     let hosts = [host(1, 10, MsStatus::Up, OWNER_GONE_AFTER_SECS)];
-    assert!(plan_fenced_recovery(P, &c, &[], &hosts).unwrap().is_empty());
+    assert!(plan_fenced_recovery(P, &c, &[], &[], &hosts)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -399,25 +401,32 @@ fn a_deleted_job_does_not_fail_a_live_owner_and_its_own_job_keeps_a_gone_one() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     // The job GC deleted the job: no job at all, but the owner heartbeats.
     let alive = [host(1, 10, MsStatus::Up, 3)];
-    assert!(plan_fenced_recovery(P, &c, &[], &alive).unwrap().is_empty());
+    assert!(plan_fenced_recovery(P, &c, &[], &[], &alive)
+        .unwrap()
+        .is_empty());
     // The owner is gone but its job (no cluster id: an older command) is still IN_PROGRESS.
     let gone = [host(1, 11, MsStatus::Up, 3)];
     let own_job = [job(100, JobRef::Unknown)];
-    assert!(plan_fenced_recovery(P, &c, &own_job, &gone)
+    assert!(plan_fenced_recovery(P, &c, &own_job, &[], &gone)
         .unwrap()
         .is_empty());
     // A job naming the cluster keeps it too.
     let cluster_job = [job(5, JobRef::Cluster(1))];
-    assert!(plan_fenced_recovery(P, &c, &cluster_job, &gone)
+    assert!(plan_fenced_recovery(P, &c, &cluster_job, &[], &gone)
         .unwrap()
         .is_empty());
-    assert_eq!(plan_fenced_recovery(P, &c, &[], &gone).unwrap().len(), 1);
+    assert_eq!(
+        plan_fenced_recovery(P, &c, &[], &[], &gone).unwrap().len(),
+        1
+    );
 }
 
 #[test]
 fn an_owner_mshost_does_not_show_is_not_proven_gone() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
-    assert!(plan_fenced_recovery(P, &c, &[], &[]).unwrap().is_empty());
+    assert!(plan_fenced_recovery(P, &c, &[], &[], &[])
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -427,17 +436,19 @@ fn any_evidence_of_life_among_duplicate_mshost_rows_wins() {
         host(1, 10, MsStatus::Down, 0),
         host(1, 10, MsStatus::Other, 2),
     ];
-    assert!(plan_fenced_recovery(P, &c, &[], &hosts).unwrap().is_empty());
+    assert!(plan_fenced_recovery(P, &c, &[], &[], &hosts)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
 fn an_ownerless_candidate_is_judged_as_in_compat_mode() {
     let c = [candidate(1, State::Upgrading, 2, None)];
-    let plan = plan_fenced_recovery(P, &c, &[], &[]).unwrap();
+    let plan = plan_fenced_recovery(P, &c, &[], &[], &[]).unwrap();
     assert_eq!(plan[0].reason, GoneReason::NoOwnerNoJob);
     assert_eq!(plan[0].write.expected, tok(State::Upgrading, 2));
     let unknown = [job(1, JobRef::Unknown)];
-    assert!(plan_fenced_recovery(P, &c, &unknown, &[])
+    assert!(plan_fenced_recovery(P, &c, &unknown, &[], &[])
         .unwrap()
         .is_empty());
 }
@@ -466,10 +477,29 @@ fn recovery_is_linear_at_a_hundred_thousand_clusters_and_a_million_jobs() {
         .map(|j| job(1_000_000 + j, JobRef::Cluster(j / 10)))
         .collect();
     let hosts = [host(7, 2, MsStatus::Up, 0)];
-    let plan = plan_fenced_recovery(P, &candidates, &jobs, &hosts).unwrap();
+    let plan = plan_fenced_recovery(P, &candidates, &jobs, &[], &hosts).unwrap();
     let ids: Vec<u64> = plan.iter().map(|r| r.cluster_id).collect();
     assert_eq!(
         ids,
         (0..100_000u64).filter(|i| i % 7 == 0).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn an_owner_whose_job_ended_without_releasing_is_recovered_even_while_its_server_is_up() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    let alive = [host(1, 10, MsStatus::Up, 3)];
+    // Its own job row is finished (the completion write failed, then the job ended).
+    let plan = plan_fenced_recovery(P, &c, &[], &[100], &alive).unwrap();
+    assert_eq!(plan.len(), 1);
+    assert_eq!(plan[0].reason, GoneReason::OwnerJobEnded);
+    assert_eq!(plan[0].write.expected, tok(State::Scaling, 5));
+    // Another job that ended proves nothing about this owner; a job naming the cluster still wins.
+    assert!(plan_fenced_recovery(P, &c, &[], &[99], &alive)
+        .unwrap()
+        .is_empty());
+    let cluster_job = [job(7, JobRef::Cluster(1))];
+    assert!(plan_fenced_recovery(P, &c, &cluster_job, &[100], &alive)
+        .unwrap()
+        .is_empty());
 }

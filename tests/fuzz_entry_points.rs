@@ -223,7 +223,7 @@ proptest! {
                 heartbeat_age_secs: age,
             })
             .collect();
-        if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &hosts) {
+        if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &[], &hosts) {
             for r in recoveries {
                 check_write(&r.write)?;
                 prop_assert_eq!(r.write.owner, None);

@@ -433,7 +433,7 @@ pub fn fenced_planner(data: &[u8]) {
             heartbeat_age_secs: if b.bool() { u64::from(b.u8()) } else { b.u64() },
         })
         .collect();
-    if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &hosts) {
+    if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &[], &hosts) {
         for r in recoveries {
             check_write(&r.write);
             assert_eq!(r.write.owner, None, "a recovery releases the cluster");

@@ -351,6 +351,7 @@ fn reason_code(reason: GoneReason) -> u32 {
         GoneReason::OwnerRestarted => 1,
         GoneReason::HeartbeatStale => 2,
         GoneReason::NoOwnerNoJob => 3,
+        GoneReason::OwnerJobEnded => 4,
     }
 }
 
@@ -371,6 +372,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
     owner_job_ids: JLongArray<'local>,
     job_ids: JLongArray<'local>,
     job_cluster_ids: JLongArray<'local>,
+    ended_job_ids: JLongArray<'local>,
     host_msids: JLongArray<'local>,
     host_runids: JLongArray<'local>,
     host_statuses: JIntArray<'local>,
@@ -397,7 +399,15 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
             &read_ints(env, "hostStatuses", &host_statuses)?,
             &read_longs(env, "hostAges", &host_ages)?,
         )?;
-        let recoveries = plan_fenced_recovery(profile, &candidates, &jobs, &hosts)?;
+        let ended = read_longs(env, "endedJobIds", &ended_job_ids)?
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| {
+                u64::try_from(id)
+                    .map_err(|_| bad("endedJobIds", i, format!("negative job id {id}")))
+            })
+            .collect::<BridgeResult<Vec<u64>>>()?;
+        let recoveries = plan_fenced_recovery(profile, &candidates, &jobs, &ended, &hosts)?;
         let mut out = Vec::with_capacity(1 + 3 * recoveries.len());
         out.push(recoveries.len() as jlong);
         for r in &recoveries {

@@ -170,6 +170,15 @@ impl Database {
         self.deleted_jobs.len() - before
     }
 
+    /// Job rows that still exist and are finished: a worker ended (or its server restarted).
+    pub fn ended_job_ids(&self) -> Vec<u64> {
+        self.jobs
+            .iter()
+            .filter(|j| j.status != JobStatus::InProgress)
+            .map(|j| j.id)
+            .collect()
+    }
+
     pub fn in_progress_jobs(&self) -> Vec<InProgressJob> {
         self.jobs
             .iter()

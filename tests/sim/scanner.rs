@@ -120,7 +120,8 @@ impl Scanner {
             }
             Mode::Fenced | Mode::FencedStateOnlyCas => {
                 let hosts = sh.db.hosts();
-                let list = plan_fenced_recovery(profile, &self.candidates, &jobs, &hosts)
+                let ended = sh.db.ended_job_ids();
+                let list = plan_fenced_recovery(profile, &self.candidates, &jobs, &ended, &hosts)
                     .expect("versions stay far below MAX_VERSION");
                 self.recoveries = list
                     .iter()

@@ -41,12 +41,13 @@ final class FencedNativeBridge {
 
     /**
      * Recovery pass. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
-     * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); mshost rows: msid,
+     * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
+     * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid,
      * runid, status (0 Up, 1 Down, 2 other), heartbeat age in database seconds. Result:
      * [n, n x (cluster id, expected | event << 8 | target << 16 | reason << 24, expected version)],
-     * reason 0 owner down, 1 owner restarted, 2 heartbeat stale, 3 no owner and no job.
+     * reason 0 owner down, 1 owner restarted, 2 heartbeat stale, 3 no owner and no job, 4 owner's job ended.
      */
     static native long[] planRecovery(int profile, long[] clusterIds, int[] clusterStates, long[] clusterVersions,
             long[] ownerMsids, long[] ownerRunids, long[] ownerJobIds, long[] jobIds, long[] jobClusterIds,
-            long[] hostMsids, long[] hostRunids, int[] hostStatuses, long[] hostAges);
+            long[] endedJobIds, long[] hostMsids, long[] hostRunids, int[] hostStatuses, long[] hostAges);
 }

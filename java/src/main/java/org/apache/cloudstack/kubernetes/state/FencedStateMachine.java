@@ -163,9 +163,19 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
      */
     public List<FencedRecovery<S, E>> planRecovery(List<FencedCandidate<S>> candidates, List<InProgressJob> jobs,
             List<MsHost> hosts) {
-        if (candidates == null || jobs == null || hosts == null) {
-            throw new IllegalArgumentException((candidates == null ? "candidates" : jobs == null ? "jobs" : "hosts")
-                    + " is null");
+        return planRecovery(candidates, jobs, new long[0], hosts);
+    }
+
+    /**
+     * {@link #planRecovery(List, List, List)} that also fails a cluster whose owner's server is up
+     * but whose owner's own job has ended ({@code endedJobIds}: owners' job rows that exist and are
+     * no longer IN_PROGRESS): the operation ended without releasing the cluster.
+     */
+    public List<FencedRecovery<S, E>> planRecovery(List<FencedCandidate<S>> candidates, List<InProgressJob> jobs,
+            long[] endedJobIds, List<MsHost> hosts) {
+        if (candidates == null || jobs == null || hosts == null || endedJobIds == null) {
+            throw new IllegalArgumentException((candidates == null ? "candidates" : jobs == null ? "jobs"
+                    : hosts == null ? "hosts" : "endedJobIds") + " is null");
         }
         int n = candidates.size();
         long[] ids = new long[n];
@@ -213,7 +223,7 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
             ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
         }
         long[] r = FencedNativeBridge.planRecovery(machine.profileCode(), ids, states, versions, msids, runids,
-                ownerJobs, jobIds, jobClusters, hostMsids, hostRunids, statuses, ages);
+                ownerJobs, jobIds, jobClusters, endedJobIds, hostMsids, hostRunids, statuses, ages);
         return decodeRecoveries(r);
     }
 

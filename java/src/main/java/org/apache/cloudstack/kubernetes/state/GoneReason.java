@@ -9,5 +9,7 @@ public enum GoneReason {
     /** No heartbeat for more than {@link FencedStateMachine#ownerGoneAfterSeconds()}, in database time. */
     HEARTBEAT_STALE,
     /** No owner recorded (an older server wrote the row), no job for it and no job of unknown cluster. */
-    NO_OWNER_NO_JOB
+    NO_OWNER_NO_JOB,
+    /** The owner's server is up but the owner's own job row has ended: it ended without releasing. */
+    OWNER_JOB_ENDED
 }

@@ -32,7 +32,7 @@ class FencedStateMachineTest {
             "scaleStep", new Object[] {0, 0, 2, 1L, 2, 1L, false},
             "reconcile", new Object[] {0, 10, 3L, false, 0},
             "planRecovery", new Object[] {0, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-1},
-                new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0], NO_LONGS});
+                new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0], NO_LONGS});
 
     @Test
     void everyNativeMethodIsBound() throws IllegalAccessException {
@@ -72,14 +72,18 @@ class FencedStateMachineTest {
         badInput("currentVersion", () -> FencedNativeBridge.scaleStep(0, 0, 2, 1, 2, -5, false));
         badInput("listedState", () -> FencedNativeBridge.reconcile(0, 200, 3, false, 0));
         badInput("clusterStates", () -> FencedNativeBridge.planRecovery(0, new long[] {1}, new int[0], new long[] {0},
-                new long[] {-1}, new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0],
-                NO_LONGS));
+                new long[] {-1}, new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,
+                new int[0], NO_LONGS));
         badInput("hostStatuses", () -> FencedNativeBridge.planRecovery(0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[] {9}, new long[] {0}));
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[] {9},
+                new long[] {0}));
         badInput("jobIds must not be null", () -> FencedNativeBridge.planRecovery(0, NO_LONGS, new int[0], NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, null, NO_LONGS, NO_LONGS, NO_LONGS, new int[0], NO_LONGS));
+                NO_LONGS, NO_LONGS, NO_LONGS, null, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0], NO_LONGS));
         badInput("ownerMsids", () -> FencedNativeBridge.planRecovery(0, new long[] {1}, new int[] {5}, new long[] {0},
-                new long[] {-7}, new long[] {1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0],
+                new long[] {-7}, new long[] {1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,
+                new int[0], NO_LONGS));
+        badInput("endedJobIds[0]", () -> FencedNativeBridge.planRecovery(0, NO_LONGS, new int[0], NO_LONGS,
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {-2}, NO_LONGS, NO_LONGS, new int[0],
                 NO_LONGS));
         badInput("row", () -> F.entry(Operation.START, null, ME));
         badInput("me", () -> F.entry(Operation.START, Fence.of(State.Alert, 0, null), null));

@@ -186,7 +186,7 @@ class NativeFencedJunkTest {
             long[] ages = longs(j, hosts, clean, 0, 400);
             return answer(clean, () -> {
                 long[] plan = FencedNativeBridge.planRecovery(p, ids, clusterStates, versions, msids, runids, ownerJobs,
-                        jobIds, jobClusters, hostMsids, hostRunids, statuses, ages);
+                        jobIds, jobClusters, new long[0], hostMsids, hostRunids, statuses, ages);
                 assertTrue(plan.length >= 1 && plan.length == 1 + 3 * plan[0], "plan layout");
             });
         });

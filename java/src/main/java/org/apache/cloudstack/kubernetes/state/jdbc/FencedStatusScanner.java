@@ -5,7 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,6 +131,44 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         }
     }
 
+    /**
+     * The owners' jobs that are no longer IN_PROGRESS but whose rows remain: their operations ended
+     * without releasing the cluster. Asked only for owners whose job is not among the IN_PROGRESS
+     * ones, so a pass with only live operations runs no extra statement.
+     */
+    private static <S> long[] endedOwnerJobs(Connection c, List<FencedCandidate<S>> candidates,
+            List<InProgressJob> inProgress) throws SQLException {
+        Set<Long> live = new HashSet<>();
+        for (InProgressJob j : inProgress) {
+            live.add(j.jobId());
+        }
+        List<Long> asked = new ArrayList<>();
+        for (FencedCandidate<S> k : candidates) {
+            Owner o = k.fence().owner();
+            if (o != null && o.jobId() >= 0 && !live.contains(o.jobId())) {
+                asked.add(o.jobId());
+            }
+        }
+        List<Long> ended = new ArrayList<>();
+        for (int from = 0; from < asked.size(); from += AsyncJobLookup.UUID_CHUNK) {
+            List<Long> chunk = asked.subList(from, Math.min(asked.size(), from + AsyncJobLookup.UUID_CHUNK));
+            String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM async_job WHERE job_status <> "
+                    + AsyncJobLookup.IN_PROGRESS + " AND id IN (" + marks + ")")) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setLong(i + 1, chunk.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ended.add(rs.getLong(1));
+                    }
+                }
+            }
+        }
+        c.commit();
+        return ended.stream().mapToLong(Long::longValue).toArray();
+    }
+
     private RecoveryResult recover(Connection c, StatementCounter counter) throws SQLException {
         List<FencedCandidate<S>> candidates = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
@@ -158,7 +198,8 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
                 unknown.add(j.jobId());
             }
         }
-        List<FencedRecovery<S, E>> plan = fenced.planRecovery(candidates, inProgress, hosts);
+        long[] ended = endedOwnerJobs(c, candidates, inProgress);
+        List<FencedRecovery<S, E>> plan = fenced.planRecovery(candidates, inProgress, ended, hosts);
         if (plan.isEmpty()) {
             boolean ownerless = candidates.stream().anyMatch(k -> !k.fence().isHeld());
             RecoveryResult.Kind kind = !unknown.isEmpty() && ownerless ? RecoveryResult.Kind.WAITED

@@ -294,4 +294,26 @@ class FencedWindowsTest {
         assertTrue(scaler.abandon(created));
         assertEquals(Fence.of(State.Created, 2, null), FencedFixtures.fence(db, created));
     }
+
+    @ParameterizedTest(name = "{0} {1}: an operation that ended without releasing is recovered once its job ended")
+    @MethodSource("cases")
+    void ownerJobEndedWithoutRelease(Databases.Db db, Mode mode) throws SQLException {
+        FencedFixtures.resetMigrated(db);
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        FencedFixtures.host(f, MS1, 1, "Up");
+        long jobA = FencedFixtures.job(f, id, MS1);
+        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, jobA));
+        OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
+        StatusScanner<State, Event> scanner = mode.scanner(db, Owner.of(MS3, 1));
+        assertEquals(List.of(), scanner.recoverOrphanedOperationStates().recoveredIds(),
+                "a live operation with its job in progress is never touched");
+        // Its completion write failed (a database error), then the worker ended its job; the server stays up.
+        f.update("UPDATE async_job SET job_status = 2 WHERE id = " + jobA);
+        RecoveryResult r = scanner.recoverOrphanedOperationStates();
+        assertEquals(List.of(id), r.recoveredIds(), "the ended operation's cluster is recovered, server up or not");
+        assertEquals(State.Alert, f.state(id));
+        assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED), "a late completion misses");
+        assertEquals(State.Alert, f.state(id));
+    }
 }
