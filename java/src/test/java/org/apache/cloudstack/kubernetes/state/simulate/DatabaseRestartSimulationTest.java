@@ -29,10 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * clusters; and at the end no invariant is broken (no double entry, no stuck cluster, no state
  * change that is not a table row, no cluster in a state no recorded change put it in).
  *
- * <p>Compat mode only for now: in fenced mode an operation that dies of a database error while
- * its management server stays up leaves its cluster held by a live owner whose job has ended, and
- * the fenced scanner waits for that owner to be gone (a restart) before it recovers the cluster:
- * the run ends with a stuck cluster (seen with seed 8). See the issue's note.
+ * <p>Both modes. In fenced mode an operation that dies of a database error while its server stays
+ * up leaves its cluster held; the fenced scanner recovers it once the owner's job has ended.
  *
  * <p>System property {@code cks.restart.operations} raises the script for {@code make soak}.
  */
@@ -72,7 +70,7 @@ class DatabaseRestartSimulationTest {
     }
 
     @ParameterizedTest(name = "{0} mode: the database restarts mid-run, the run recovers and every invariant holds")
-    @EnumSource(value = StateMode.class, names = "COMPAT")
+    @EnumSource(StateMode.class)
     void serverRestartedDuringASimulateRun(StateMode mode) throws Exception {
         int operations = Integer.getInteger("cks.restart.operations", 360);
         // The driver's pool waits up to connectTimeout (30 s by default) for a connection once the
