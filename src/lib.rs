@@ -10,6 +10,7 @@ pub mod entry;
 pub mod error;
 pub mod fencing;
 pub mod jni;
+mod job_marks;
 pub mod reconcile;
 pub mod recovery;
 pub mod scaling;

@@ -1,9 +1,7 @@
 //! Orphan-recovery planning for the status scanner: a cluster in an operation's state with no
 //! IN_PROGRESS job is failed by compare-and-set on the state that was read.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use crate::job_marks::JobMarks;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
 
@@ -47,29 +45,6 @@ pub fn needs_job_lookup(states: impl IntoIterator<Item = State>) -> bool {
     states.into_iter().any(State::is_orphan_candidate)
 }
 
-/// Cluster ids are database keys: multiplying by an odd constant spreads them well enough and
-/// costs a fraction of SipHash, which matters at a million jobs.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_u64(&mut self, id: u64) {
-        self.0 = (id ^ (id >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type IdMap = HashMap<u64, usize, BuildHasherDefault<IdHasher>>;
-
 /// Plans one pass in O(clusters + jobs). Rows whose state is not an orphan candidate are ignored.
 pub fn plan_recovery(
     profile: Profile,
@@ -83,27 +58,18 @@ pub fn plan_recovery(
     if candidates.is_empty() {
         return RecoveryPlan::Skip;
     }
-    let mut index: IdMap = IdMap::with_capacity_and_hasher(candidates.len(), Default::default());
-    for (i, c) in candidates.iter().enumerate() {
-        index.entry(c.id).or_insert(i);
-    }
-    let mut has_job = vec![false; candidates.len()];
+    let mut marks = JobMarks::new(candidates.iter().map(|c| c.id), candidates.len());
     for job in jobs {
         match job {
             JobRef::Unknown => return RecoveryPlan::Wait,
-            JobRef::Cluster(id) => {
-                if let Some(&i) = index.get(&id) {
-                    has_job[i] = true;
-                }
-            }
+            JobRef::Cluster(id) => marks.mark(id),
         }
     }
     let recoveries = candidates
         .iter()
-        .enumerate()
-        // A duplicate row of one cluster shares the first row's job flag.
-        .filter(|(i, c)| !has_job[index.get(&c.id).copied().unwrap_or(*i)])
-        .filter_map(|(_, c)| {
+        // Marks are by id: duplicate rows of one cluster share its job.
+        .filter(|c| !marks.has_job(c.id))
+        .filter_map(|c| {
             update_for(profile, c.state, Event::OperationFailed).map(|update| Recovery {
                 cluster_id: c.id,
                 update,
