@@ -131,19 +131,27 @@ final class OperationRunner {
         server.work(runid, op.workMillis());
         boolean ok = !op.fails();
         applyVmEffects(op, server, runid, cluster, ok);
-        final ActiveOperation finished = active;
+        return finish(server, runid, tracker, active, ok, entry.movedTo() != null,
+                () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
+    }
+
+    /**
+     * The completion compare-and-set under the cluster's tracker lock, so the monitor sees it in
+     * the database's order; {@code moved} tells whether it was a real compare-and-set.
+     */
+    private boolean finish(ManagementServer server, long runid, ClusterTracker tracker, ActiveOperation active,
+            boolean ok, boolean moved, ManagementServer.Step<Boolean> completion) throws SQLException {
         tracker.lock.lock();
         try {
             long start = System.nanoTime();
-            boolean hit = server.step(runid,
-                    () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
-            if (entry.movedTo() != null) {
+            boolean hit = server.step(runid, completion);
+            if (moved) {
                 latency.add(System.nanoTime() - start);
                 if (!hit) {
                     outcomes.completionMissed.incrementAndGet();
                 }
             }
-            monitor.exited(tracker, finished, hit);
+            monitor.exited(tracker, active, hit);
         } finally {
             tracker.lock.unlock();
         }
@@ -191,25 +199,8 @@ final class OperationRunner {
         server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
         server.work(runid, op.workMillis() - op.workMillis() / 2);
         boolean ok = !op.fails();
-        final ActiveOperation finished = active;
-        tracker.lock.lock();
-        try {
-            long start = System.nanoTime();
-            boolean hit = server.step(runid, () -> guard.completeScale(scale, cluster.id(), ok));
-            if (scale.movedCluster()) {
-                latency.add(System.nanoTime() - start);
-                if (!hit) {
-                    outcomes.completionMissed.incrementAndGet();
-                }
-            }
-            monitor.exited(tracker, finished, hit);
-        } finally {
-            tracker.lock.unlock();
-        }
-        if (!ok) {
-            outcomes.workFailed.incrementAndGet();
-        }
-        return ok;
+        return finish(server, runid, tracker, active, ok, scale.movedCluster(),
+                () -> guard.completeScale(scale, cluster.id(), ok));
     }
 
     private static EntryOutcome scaleOutcome(ScaleEntry.Kind kind) {
