@@ -108,27 +108,7 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
 
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        StatementCounter counter = new StatementCounter(source);
-        try (Connection c = counter.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                return recover(c, counter);
-            } finally {
-                restore(c, autoCommit);
-            }
-        } catch (SQLException e) {
-            throw new StateStoreException("fenced status scanner: orphan recovery", e);
-        }
-    }
-
-    private static void restore(Connection c, boolean autoCommit) {
-        try {
-            c.rollback();
-            c.setAutoCommit(autoCommit);
-        } catch (SQLException e) {
-            LOG.debug("Fenced status scanner: could not restore the connection: {}", e.getMessage());
-        }
+        return ScanPass.run(source, "fenced status scanner: orphan recovery", this::recover);
     }
 
     /**
@@ -246,18 +226,8 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
     @Override
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Objects.requireNonNull(healthy, "healthy");
-        StatementCounter counter = new StatementCounter(source);
-        try (Connection c = counter.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                return reconcile(c, counter, healthy);
-            } finally {
-                restore(c, autoCommit);
-            }
-        } catch (SQLException e) {
-            throw new StateStoreException("fenced status scanner: Alert reconciliation", e);
-        }
+        return ScanPass.run(source, "fenced status scanner: Alert reconciliation",
+                (c, counter) -> reconcile(c, counter, healthy));
     }
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)

@@ -103,28 +103,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     /** One orphan-recovery pass (see the class comment). */
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        StatementCounter counter = new StatementCounter(source);
-        try (Connection c = counter.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                return recover(c, counter);
-            } finally {
-                restore(c, autoCommit);
-            }
-        } catch (SQLException e) {
-            throw new StateStoreException("status scanner: orphan recovery", e);
-        }
-    }
-
-    /** Ends whatever is left of the pass's transaction; a failure here must not hide the pass's own. */
-    private static void restore(Connection c, boolean autoCommit) {
-        try {
-            c.rollback();
-            c.setAutoCommit(autoCommit);
-        } catch (SQLException e) {
-            LOG.debug("Status scanner: could not restore the connection: {}", e.getMessage());
-        }
+        return ScanPass.run(source, "status scanner: orphan recovery", this::recover);
     }
 
     private RecoveryResult recover(Connection c, StatementCounter counter) throws SQLException {
@@ -202,18 +181,8 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     @Override
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Objects.requireNonNull(healthy, "healthy");
-        StatementCounter counter = new StatementCounter(source);
-        try (Connection c = counter.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                return reconcile(c, counter, healthy);
-            } finally {
-                restore(c, autoCommit);
-            }
-        } catch (SQLException e) {
-            throw new StateStoreException("status scanner: Alert reconciliation", e);
-        }
+        return ScanPass.run(source, "status scanner: Alert reconciliation",
+                (c, counter) -> reconcile(c, counter, healthy));
     }
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
