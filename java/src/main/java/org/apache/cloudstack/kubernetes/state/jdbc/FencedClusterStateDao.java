@@ -111,29 +111,8 @@ public final class FencedClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
         if (!valid(clusterId, write)) {
             return false;
         }
-        try (Connection c = source.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            if (autoCommit) {
-                c.setAutoCommit(false);
-            }
-            try {
-                return compareAndSet(c, clusterId, write);
-            } finally {
-                if (autoCommit) {
-                    try {
-                        c.setAutoCommit(true);
-                    } catch (SQLException restoreFailure) {
-                        LOG.debug("could not restore auto-commit: {}", restoreFailure.getMessage());
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            if (SqlErrors.isLostRace(e)) {
-                LOG.info("Kubernetes cluster {}: lost the race for {} ({})", clusterId, write, e.getMessage());
-                return false;
-            }
-            throw new StateStoreException("fenced write of Kubernetes cluster " + clusterId, e);
-        }
+        return ManualCommitWrite.run(source, () -> "fenced write " + write + " of Kubernetes cluster " + clusterId,
+                c -> compareAndSet(c, clusterId, write));
     }
 
     /** {@link #apply(long, FencedWrite)} on a manual-commit connection: commits a hit, rolls back a miss. */

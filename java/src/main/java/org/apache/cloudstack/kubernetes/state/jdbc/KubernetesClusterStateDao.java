@@ -167,30 +167,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             LOG.warn("Kubernetes cluster {}: self-loop {} by {} is never written", clusterId, expected, event);
             return false;
         }
-        try (Connection c = source.open()) {
-            boolean autoCommit = c.getAutoCommit();
-            if (autoCommit) {
-                c.setAutoCommit(false);
-            }
-            try {
-                return compareAndSet(c, clusterId, expected, event, target);
-            } finally {
-                if (autoCommit) {
-                    try {
-                        c.setAutoCommit(true);
-                    } catch (SQLException restoreFailure) {
-                        LOG.debug("could not restore auto-commit: {}", restoreFailure.getMessage());
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            if (SqlErrors.isLostRace(e)) {
-                LOG.info("Kubernetes cluster {}: lost the race for {} -> {} ({})", clusterId, expected, target,
-                        e.getMessage());
-                return false;
-            }
-            throw new StateStoreException("updating the state of Kubernetes cluster " + clusterId, e);
-        }
+        return ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster " + clusterId
+                + " from " + expected + " to " + target, c -> compareAndSet(c, clusterId, expected, event, target));
     }
 
     /**
