@@ -222,43 +222,32 @@ final class SimulationDatabase implements AutoCloseable {
     }
 
     void registerServer(long msid, long runid, String name) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO mshost (msid, runid, name, state, last_update)"
-                     + " VALUES (?, ?, ?, 'Up', NOW())")) {
-            ps.setLong(1, msid);
-            ps.setLong(2, runid);
-            ps.setString(3, name);
-            ps.executeUpdate();
-        }
+        execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (?, ?, ?, 'Up', NOW())", msid,
+                runid, name);
     }
 
     /** A live server's heartbeat, in database time. */
     void heartbeat(long msid, long runid) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("UPDATE mshost SET last_update = NOW() WHERE msid = ?"
-                     + " AND runid = ? AND state = 'Up'")) {
-            ps.setLong(1, msid);
-            ps.setLong(2, runid);
-            ps.executeUpdate();
-        }
+        execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
     }
 
     void markServerDown(long msid) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("UPDATE mshost SET state = 'Down' WHERE msid = ?")) {
-            ps.setLong(1, msid);
-            ps.executeUpdate();
-        }
+        execute("UPDATE mshost SET state = 'Down' WHERE msid = ?", msid);
     }
 
     /** The hypervisor's side of an operation's work: the cluster's VMs end up in this state. */
     void setVmStates(long clusterId, String vmState) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("UPDATE vm_instance SET state = ? WHERE id IN"
-                     + " (SELECT vm_id FROM kubernetes_cluster_vm_map WHERE cluster_id = ?)")) {
-            ps.setString(1, vmState);
-            ps.setLong(2, clusterId);
-            ps.executeUpdate();
+        execute("UPDATE vm_instance SET state = ? WHERE id IN"
+                + " (SELECT vm_id FROM kubernetes_cluster_vm_map WHERE cluster_id = ?)", vmState, clusterId);
+    }
+
+    /** One statement with these parameters, on a pooled connection. */
+    private int execute(String sql, Object... parameters) throws SQLException {
+        try (Connection c = open(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            return ps.executeUpdate();
         }
     }
 
