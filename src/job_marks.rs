@@ -7,6 +7,8 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::recovery::JobRef;
+
 /// Multiplying by an odd constant spreads database keys well enough at a fraction of SipHash.
 #[derive(Default)]
 pub(crate) struct IdHasher(u64);
@@ -40,38 +42,60 @@ pub(crate) enum JobMarks {
 }
 
 impl JobMarks {
-    pub(crate) fn new(candidate_ids: impl Iterator<Item = u64> + Clone, count: usize) -> JobMarks {
-        let max_id = candidate_ids.clone().max().unwrap_or(0);
-        let words = usize::try_from(max_id / 64 + 1).unwrap_or(usize::MAX);
-        if words <= DENSE_WORDS_FLOOR.max(DENSE_WORDS_PER_CANDIDATE.saturating_mul(count)) {
-            JobMarks::Dense {
-                bits: vec![0; words],
-            }
-        } else {
-            let mut candidates = IdSet::with_capacity_and_hasher(count, Default::default());
-            candidates.extend(candidate_ids);
-            JobMarks::Sparse {
-                candidates,
-                marked: IdSet::default(),
-            }
+    /// Marks for these candidate ids (read twice when sparse), or None when there are none.
+    pub(crate) fn new(candidate_ids: impl Iterator<Item = u64> + Clone) -> Option<JobMarks> {
+        let (count, max_id) = candidate_ids
+            .clone()
+            .fold((0usize, 0u64), |(n, max), id| (n + 1, max.max(id)));
+        if count == 0 {
+            return None;
         }
+        let words = usize::try_from(max_id / 64 + 1).unwrap_or(usize::MAX);
+        Some(
+            if words <= DENSE_WORDS_FLOOR.max(DENSE_WORDS_PER_CANDIDATE.saturating_mul(count)) {
+                JobMarks::Dense {
+                    bits: vec![0; words],
+                }
+            } else {
+                let mut candidates = IdSet::with_capacity_and_hasher(count, Default::default());
+                candidates.extend(candidate_ids);
+                JobMarks::Sparse {
+                    candidates,
+                    marked: IdSet::default(),
+                }
+            },
+        )
     }
 
-    /// Records a job on `id`; ids of other clusters are ignored.
-    #[inline]
-    pub(crate) fn mark(&mut self, id: u64) {
+    /// Marks the clusters of these jobs; false, and no further job read, at the first job of an
+    /// unknown cluster. The match on the kind of marks is outside the loop, so that the dense
+    /// loop keeps its state in registers (measured: one job cost about 2.3 ns with the match
+    /// and an iterator's state in memory on every job).
+    pub(crate) fn mark_all(&mut self, jobs: impl IntoIterator<Item = JobRef>) -> bool {
         match self {
             JobMarks::Dense { bits } => {
-                if let Some(word) = usize::try_from(id / 64).ok().and_then(|w| bits.get_mut(w)) {
-                    *word |= 1 << (id % 64);
+                for job in jobs {
+                    let JobRef::Cluster(id) = job else {
+                        return false;
+                    };
+                    if let Some(word) = usize::try_from(id / 64).ok().and_then(|w| bits.get_mut(w))
+                    {
+                        *word |= 1 << (id % 64);
+                    }
                 }
             }
             JobMarks::Sparse { candidates, marked } => {
-                if candidates.contains(&id) {
-                    marked.insert(id);
+                for job in jobs {
+                    let JobRef::Cluster(id) = job else {
+                        return false;
+                    };
+                    if candidates.contains(&id) {
+                        marked.insert(id);
+                    }
                 }
             }
         }
+        true
     }
 
     pub(crate) fn has_job(&self, id: u64) -> bool {
@@ -88,14 +112,16 @@ impl JobMarks {
 #[cfg(test)]
 mod tests {
     use super::JobMarks;
+    use crate::recovery::JobRef;
 
     fn check(ids: &[u64]) {
-        let mut marks = JobMarks::new(ids.iter().copied(), ids.len());
-        for id in ids.iter().step_by(2) {
-            marks.mark(*id);
-        }
-        marks.mark(u64::MAX);
-        marks.mark(7_777_777_777);
+        let mut marks = JobMarks::new(ids.iter().copied()).expect("candidates");
+        let jobs = ids
+            .iter()
+            .step_by(2)
+            .copied()
+            .chain([u64::MAX, 7_777_777_777]);
+        assert!(marks.mark_all(jobs.map(JobRef::Cluster)));
         for (i, id) in ids.iter().enumerate() {
             assert_eq!(marks.has_job(*id), i % 2 == 0, "id {id}");
         }
@@ -103,11 +129,25 @@ mod tests {
     }
 
     #[test]
+    fn no_candidates_no_marks() {
+        assert!(JobMarks::new(std::iter::empty()).is_none());
+    }
+
+    #[test]
+    fn an_unknown_job_stops_the_marking() {
+        let mut marks = JobMarks::new([10, 20].into_iter()).expect("candidates");
+        let jobs = [JobRef::Cluster(10), JobRef::Unknown, JobRef::Cluster(20)];
+        assert!(!marks.mark_all(jobs));
+        assert!(marks.has_job(10));
+        assert!(!marks.has_job(20));
+    }
+
+    #[test]
     fn dense_ids_use_a_bitmap() {
         let ids: Vec<u64> = (1..=5000).collect();
         assert!(matches!(
-            JobMarks::new(ids.iter().copied(), ids.len()),
-            JobMarks::Dense { .. }
+            JobMarks::new(ids.iter().copied()),
+            Some(JobMarks::Dense { .. })
         ));
         check(&ids);
     }
@@ -116,8 +156,8 @@ mod tests {
     fn sparse_ids_use_hash_sets() {
         let ids: Vec<u64> = (1..=50).map(|i| i * 1_000_000_007).collect();
         assert!(matches!(
-            JobMarks::new(ids.iter().copied(), ids.len()),
-            JobMarks::Sparse { .. }
+            JobMarks::new(ids.iter().copied()),
+            Some(JobMarks::Sparse { .. })
         ));
         check(&ids);
     }

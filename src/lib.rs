@@ -27,7 +27,9 @@ pub use fencing::{
     MsHost, MsStatus, Owner, Token,
 };
 pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
-pub use recovery::{needs_job_lookup, plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan};
+pub use recovery::{
+    needs_job_lookup, plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan, RecoveryPlanner,
+};
 pub use scaling::{ScaleKind, ScaleOperation, ScalingStep};
 pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;

@@ -51,31 +51,74 @@ pub fn plan_recovery(
     clusters: &[ClusterRow],
     jobs: impl IntoIterator<Item = JobRef>,
 ) -> RecoveryPlan {
-    let candidates: Vec<&ClusterRow> = clusters
-        .iter()
-        .filter(|c| c.state.is_orphan_candidate())
-        .collect();
-    if candidates.is_empty() {
-        return RecoveryPlan::Skip;
-    }
-    let mut marks = JobMarks::new(candidates.iter().map(|c| c.id), candidates.len());
-    for job in jobs {
-        match job {
-            JobRef::Unknown => return RecoveryPlan::Wait,
-            JobRef::Cluster(id) => marks.mark(id),
+    let mut planner = RecoveryPlanner::new(profile, clusters.iter().copied());
+    planner.add_jobs(jobs);
+    planner.finish()
+}
+
+/// [`plan_recovery`] fed in pieces: the clusters as a re-iterable source, then the jobs in as
+/// many chunks as the host reads them. No row is copied: a host holding its rows in columns
+/// passes an iterator over them, which at 100k clusters saves more memory traffic than the
+/// planning itself costs.
+pub struct RecoveryPlanner<C> {
+    profile: Profile,
+    clusters: C,
+    /// None when no row is a candidate: the plan is Skip whatever the jobs.
+    marks: Option<JobMarks>,
+    unknown_job: bool,
+}
+
+impl<C: Iterator<Item = ClusterRow> + Clone> RecoveryPlanner<C> {
+    pub fn new(profile: Profile, clusters: C) -> Self {
+        let candidate_ids = clusters
+            .clone()
+            .filter(|c| c.state.is_orphan_candidate())
+            .map(|c| c.id);
+        RecoveryPlanner {
+            profile,
+            marks: JobMarks::new(candidate_ids),
+            clusters,
+            unknown_job: false,
         }
     }
-    let recoveries = candidates
-        .iter()
-        // Marks are by id: duplicate rows of one cluster share its job.
-        .filter(|c| !marks.has_job(c.id))
-        .filter_map(|c| {
-            update_for(profile, c.state, Event::OperationFailed).map(|update| Recovery {
-                cluster_id: c.id,
-                update,
-                expected_version: c.version,
+
+    /// Whether more jobs can still change the plan (there are candidates, and no job of an
+    /// unknown cluster was seen yet).
+    pub fn wants_jobs(&self) -> bool {
+        self.marks.is_some() && !self.unknown_job
+    }
+
+    /// Takes the next IN_PROGRESS jobs; stops reading them at the first unknown one.
+    pub fn add_jobs(&mut self, jobs: impl IntoIterator<Item = JobRef>) {
+        if self.unknown_job {
+            return;
+        }
+        if let Some(marks) = &mut self.marks {
+            self.unknown_job = !marks.mark_all(jobs);
+        }
+    }
+
+    pub fn finish(self) -> RecoveryPlan {
+        let Some(marks) = self.marks else {
+            return RecoveryPlan::Skip;
+        };
+        if self.unknown_job {
+            return RecoveryPlan::Wait;
+        }
+        let profile = self.profile;
+        let recoveries = self
+            .clusters
+            .filter(|c| c.state.is_orphan_candidate())
+            // Marks are by id: duplicate rows of one cluster share its job.
+            .filter(|c| !marks.has_job(c.id))
+            .filter_map(|c| {
+                update_for(profile, c.state, Event::OperationFailed).map(|update| Recovery {
+                    cluster_id: c.id,
+                    update,
+                    expected_version: c.version,
+                })
             })
-        })
-        .collect();
-    RecoveryPlan::Recover(recoveries)
+            .collect();
+        RecoveryPlan::Recover(recoveries)
+    }
 }

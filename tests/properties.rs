@@ -3,8 +3,8 @@
 use std::collections::{HashSet, VecDeque};
 
 use cks_state::{
-    next_state, plan_recovery, ClusterRow, Event, JobRef, Profile, RecoveryPlan, State,
-    TRANSITION_ROWS,
+    next_state, plan_recovery, ClusterRow, Event, JobRef, Profile, RecoveryPlan, RecoveryPlanner,
+    State, TRANSITION_ROWS,
 };
 use proptest::prelude::*;
 
@@ -69,6 +69,39 @@ proptest! {
             return Ok(());
         };
         prop_assert_eq!(plan, expected);
+    }
+
+    /// The planner fed in chunks of any sizes (as the JNI bridge feeds it) plans what one call does,
+    /// with sparse ids too, so that both kinds of job marks are exercised.
+    #[test]
+    fn recovery_planning_in_chunks_equals_one_call(
+        clusters in prop::collection::vec((0u64..40, 0..State::COUNT, prop::option::of(0u64..9)), 0..30),
+        jobs in prop::collection::vec(prop::option::weighted(0.97, 0u64..40), 0..30),
+        chunk_sizes in prop::collection::vec(1usize..8, 1..10),
+        sparse in any::<bool>(),
+    ) {
+        let scale = if sparse { 1_000_000_007 } else { 1 };
+        let rows: Vec<ClusterRow> = clusters
+            .iter()
+            .map(|(id, s, v)| ClusterRow { id: id * scale, state: State::ALL[*s], version: *v })
+            .collect();
+        let job_refs: Vec<JobRef> = jobs
+            .iter()
+            .map(|j| j.map_or(JobRef::Unknown, |id| JobRef::Cluster(id * scale)))
+            .collect();
+        let whole = plan_recovery(Profile::Upstream, &rows, job_refs.iter().copied());
+
+        let mut planner = RecoveryPlanner::new(Profile::Upstream, rows.iter().copied());
+        let mut rest = &job_refs[..];
+        for size in chunk_sizes.iter().cycle() {
+            if rest.is_empty() {
+                break;
+            }
+            let (chunk, tail) = rest.split_at((*size).min(rest.len()));
+            planner.add_jobs(chunk.iter().copied());
+            rest = tail;
+        }
+        prop_assert_eq!(planner.finish(), whole);
     }
 }
 

@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -221,8 +222,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int n = candidates.size();
         long[] ids = new long[n];
         int[] codes = new int[n];
-        long[] versions = new long[n];
-        boolean anyVersion = false;
+        // Allocated at the first version token only: the upstream schema has none, and at 100k
+        // candidates the array cost as much as marshalling the ids (JMH, PlanningBenchmark).
+        long[] versions = null;
         for (int i = 0; i < n; i++) {
             ClusterSnapshot<S> c = candidates.get(i);
             if (c == null) {
@@ -233,11 +235,17 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
             if (codes[i] < 0) {
                 throw states.foreign(c.state(), "candidates[" + i + "].state");
             }
-            versions[i] = c.version();
-            anyVersion |= c.version() != ClusterSnapshot.NO_VERSION;
+            long version = c.version();
+            if (versions == null && version != ClusterSnapshot.NO_VERSION) {
+                versions = new long[n];
+                Arrays.fill(versions, 0, i, ClusterSnapshot.NO_VERSION);
+            }
+            if (versions != null) {
+                versions[i] = version;
+            }
         }
-        // No version token at all (upstream schema): let the core see "no versions".
-        long[] result = NativeBridge.planRecovery(ids, codes, anyVersion ? versions : null, jobClusterIds);
+        // versions == null (no token at all, the upstream schema): the core sees "no versions".
+        long[] result = NativeBridge.planRecovery(ids, codes, versions, jobClusterIds);
         return RecoveryDecoder.decode(this, result);
     }
 
