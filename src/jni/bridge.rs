@@ -11,7 +11,7 @@ use super::arrays::{
     new_ints, new_longs, read_ints, read_longs, read_optional_longs, same_length, LongChunks,
 };
 use super::codec;
-use super::errors::{run, BridgeError, BridgeResult};
+use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use super::logging;
 use crate::recovery::{ClusterRow, JobRef, RecoveryPlan, RecoveryPlanner};
 use crate::scaling::ScaleOperation;
@@ -269,20 +269,7 @@ fn checked_states(
             format!("negative cluster id {}", ids[i]),
         ));
     }
-    // A plain loop: collecting an iterator of Results moved each state through a large
-    // Result<State, BridgeError> in memory.
-    let mut decoded = Vec::with_capacity(states.len());
-    for (i, &code) in states.iter().enumerate() {
-        let Some(state) = State::from_code(code) else {
-            return Err(bad_element(
-                "clusterStates",
-                i,
-                format!("unknown state code {code}"),
-            ));
-        };
-        decoded.push(state);
-    }
-    Ok(decoded)
+    codec::states("clusterStates", states)
 }
 
 /// The rows over checked columns, made as the planner reads them.
@@ -302,16 +289,6 @@ fn cluster_rows<'a>(
                 .filter(|v| **v >= 0)
                 .map(|v| *v as u64),
         })
-}
-
-#[cold]
-fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeError {
-    crate::CoreError::BadElement {
-        argument,
-        index,
-        message,
-    }
-    .into()
 }
 
 /// Feeds the job ids to the planner chunk by chunk. Every id is checked, also after the plan
@@ -411,15 +388,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 ) -> jboolean {
     run(&mut env, JNI_FALSE, |env| {
         let codes = read_ints(env, "clusterStates", &cluster_states)?;
-        let states = codes
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| {
-                State::from_code(c).ok_or_else(|| {
-                    bad_element("clusterStates", i, format!("unknown state code {c}"))
-                })
-            })
-            .collect::<BridgeResult<Vec<State>>>()?;
+        let states = codec::states("clusterStates", &codes)?;
         Ok(if needs_job_lookup(states) {
             JNI_TRUE
         } else {

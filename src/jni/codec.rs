@@ -1,5 +1,6 @@
 //! Codes in, packed primitives out: the encodings documented in `NativeBridge.java`.
 
+use super::errors::{bad_element, BridgeResult};
 use crate::completion::{Completion, Outcome};
 use crate::entry::EntryDecision;
 use crate::error::CoreError;
@@ -24,6 +25,23 @@ pub(crate) fn profile(argument: &'static str, code: i32) -> Result<Profile, Core
 
 pub(crate) fn state(argument: &'static str, code: i32) -> Result<State, CoreError> {
     State::from_code(code).ok_or_else(|| unknown(argument, "state", code))
+}
+
+/// The state at `index` of the array argument `argument`.
+pub(crate) fn state_at(argument: &'static str, index: usize, code: i32) -> BridgeResult<State> {
+    State::from_code(code)
+        .ok_or_else(|| bad_element(argument, index, format!("unknown state code {code}")))
+}
+
+/// Every state of an array argument, or the first unknown code with its index.
+pub(crate) fn states(argument: &'static str, codes: &[i32]) -> BridgeResult<Vec<State>> {
+    // A plain loop: collecting an iterator of Results moved each state through a large
+    // Result<State, BridgeError> in memory.
+    let mut decoded = Vec::with_capacity(codes.len());
+    for (i, &code) in codes.iter().enumerate() {
+        decoded.push(state_at(argument, i, code)?);
+    }
+    Ok(decoded)
 }
 
 /// A state or -1 for none.

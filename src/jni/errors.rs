@@ -34,6 +34,17 @@ impl From<jni::errors::Error> for BridgeError {
 
 pub(crate) type BridgeResult<T> = Result<T, BridgeError>;
 
+/// An element of an array argument that cannot be taken: the message names the argument and index.
+#[cold]
+pub(crate) fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeError {
+    CoreError::BadElement {
+        argument,
+        index,
+        message,
+    }
+    .into()
+}
+
 fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()

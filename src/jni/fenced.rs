@@ -8,7 +8,7 @@ use jni::JNIEnv;
 
 use super::arrays::{new_longs, read_ints, read_longs, same_length};
 use super::codec;
-use super::errors::{run, BridgeError, BridgeResult};
+use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use crate::fencing::{
     fenced_completion, fenced_entry, plan_fenced_reconcile, plan_fenced_recovery, Fence,
     FencedCandidate, FencedEntry, FencedScale, FencedScaleStep, FencedWrite, FencingError,
@@ -221,21 +221,12 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
     })
 }
 
-fn bad(argument: &'static str, index: usize, message: String) -> BridgeError {
-    crate::CoreError::BadElement {
-        argument,
-        index,
-        message,
-    }
-    .into()
-}
-
 /// A non-negative id, or None for -1.
 fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<Option<u64>> {
     match value {
         -1 => Ok(None),
         v if v >= 0 => Ok(Some(v as u64)),
-        v => Err(bad(
+        v => Err(bad_element(
             argument,
             index,
             format!("{v} is neither an id nor -1 (none)"),
@@ -244,7 +235,7 @@ fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResu
 }
 
 fn id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<u64> {
-    u64::try_from(value).map_err(|_| bad(argument, index, format!("negative id {value}")))
+    u64::try_from(value).map_err(|_| bad_element(argument, index, format!("negative id {value}")))
 }
 
 /// The candidates as read: owner msid -1 = not held (then runid and job id are ignored).
@@ -267,15 +258,9 @@ impl CandidateArrays {
         same_length("ownerJobIds", self.job_ids.len(), "clusterIds", n)?;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            let state = State::from_code(self.states[i]).ok_or_else(|| {
-                bad(
-                    "clusterStates",
-                    i,
-                    format!("unknown state code {}", self.states[i]),
-                )
-            })?;
+            let state = codec::state_at("clusterStates", i, self.states[i])?;
             let version = u64::try_from(self.versions[i]).map_err(|_| {
-                bad(
+                bad_element(
                     "clusterVersions",
                     i,
                     format!("negative version {}", self.versions[i]),
@@ -332,14 +317,20 @@ fn hosts(
             0 => MsStatus::Up,
             1 => MsStatus::Down,
             2 => MsStatus::Other,
-            s => return Err(bad("hostStatuses", i, format!("unknown status code {s}"))),
+            s => {
+                return Err(bad_element(
+                    "hostStatuses",
+                    i,
+                    format!("unknown status code {s}"),
+                ))
+            }
         };
         out.push(MsHost {
             msid: id("hostMsids", i, msids[i])?,
             runid: id("hostRunids", i, runids[i])?,
             status,
             heartbeat_age_secs: u64::try_from(ages[i])
-                .map_err(|_| bad("hostAges", i, format!("negative age {}", ages[i])))?,
+                .map_err(|_| bad_element("hostAges", i, format!("negative age {}", ages[i])))?,
         });
     }
     Ok(out)
@@ -404,7 +395,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
             .enumerate()
             .map(|(i, &id)| {
                 u64::try_from(id)
-                    .map_err(|_| bad("endedJobIds", i, format!("negative job id {id}")))
+                    .map_err(|_| bad_element("endedJobIds", i, format!("negative job id {id}")))
             })
             .collect::<BridgeResult<Vec<u64>>>()?;
         let recoveries = plan_fenced_recovery(profile, &candidates, &jobs, &ended, &hosts)?;
