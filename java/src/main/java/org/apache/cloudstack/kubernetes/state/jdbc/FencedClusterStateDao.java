@@ -133,9 +133,9 @@ public final class FencedClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
     }
 
     private boolean compareAndSet(Connection c, long clusterId, FencedWrite<S, E> w) throws SQLException {
-        try {
+        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w, tx -> {
             int rows;
-            try (PreparedStatement ps = c.prepareStatement(CAS_SQL)) {
+            try (PreparedStatement ps = tx.prepareStatement(CAS_SQL)) {
                 ps.setString(1, w.target().state().name());
                 ps.setLong(2, w.target().version());
                 Owner o = w.owner();
@@ -158,38 +158,15 @@ public final class FencedClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
                 rows = ps.executeUpdate();
             }
             if (rows == 0) {
-                c.rollback();
                 LOG.debug("Kubernetes cluster {}: token {} is gone, {} not applied", clusterId, w.expected(), w);
                 return false;
             }
             if (history && w.event() != null) {
-                try (PreparedStatement ps = c.prepareStatement(KubernetesClusterStateDao.HISTORY_SQL)) {
-                    ps.setLong(1, clusterId);
-                    ps.setString(2, w.expected().state().name());
-                    ps.setString(3, w.target().state().name());
-                    ps.setString(4, w.event().name());
-                    if (historyMsid == null) {
-                        ps.setNull(5, Types.BIGINT);
-                    } else {
-                        ps.setLong(5, historyMsid);
-                    }
-                    ps.executeUpdate();
-                }
+                KubernetesClusterStateDao.recordHistory(tx, clusterId, w.expected().state().name(),
+                        w.target().state().name(), w.event().name(), historyMsid);
             }
-            c.commit();
             LOG.debug("Kubernetes cluster {}: {}", clusterId, w);
             return true;
-        } catch (SQLException e) {
-            try {
-                c.rollback();
-            } catch (SQLException rollbackFailure) {
-                e.addSuppressed(rollbackFailure);
-            }
-            if (SqlErrors.isLostRace(e)) {
-                LOG.info("Kubernetes cluster {}: lost the race for {} ({})", clusterId, w, e.getMessage());
-                return false;
-            }
-            throw e;
-        }
+        });
     }
 }

@@ -176,48 +176,42 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      * miss or a failure. Lost races give false; other failures are thrown.
      */
     boolean compareAndSet(Connection c, long clusterId, S expected, E event, S target) throws SQLException {
-        try {
-            int rows;
-            try (PreparedStatement ps = c.prepareStatement(CAS_SQL)) {
-                ps.setString(1, target.name());
-                ps.setLong(2, clusterId);
-                ps.setString(3, expected.name());
-                rows = ps.executeUpdate();
-            }
-            if (rows == 0) {
-                c.rollback();
-                LOG.debug("Kubernetes cluster {}: not in {} any more, {} not applied", clusterId, expected, event);
-                return false;
-            }
-            if (history) {
-                try (PreparedStatement ps = c.prepareStatement(HISTORY_SQL)) {
-                    ps.setLong(1, clusterId);
-                    ps.setString(2, expected.name());
-                    ps.setString(3, target.name());
-                    ps.setString(4, event.name());
-                    if (msid == null) {
-                        ps.setNull(5, Types.BIGINT);
-                    } else {
-                        ps.setLong(5, msid);
+        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + expected + " -> "
+                + target, tx -> {
+                    int rows;
+                    try (PreparedStatement ps = tx.prepareStatement(CAS_SQL)) {
+                        ps.setString(1, target.name());
+                        ps.setLong(2, clusterId);
+                        ps.setString(3, expected.name());
+                        rows = ps.executeUpdate();
                     }
-                    ps.executeUpdate();
-                }
+                    if (rows == 0) {
+                        LOG.debug("Kubernetes cluster {}: not in {} any more, {} not applied", clusterId, expected,
+                                event);
+                        return false;
+                    }
+                    if (history) {
+                        recordHistory(tx, clusterId, expected.name(), target.name(), event.name(), msid);
+                    }
+                    LOG.debug("Kubernetes cluster {}: {} -> {} by {}", clusterId, expected, target, event);
+                    return true;
+                });
+    }
+
+    /** The {@code cks_state_history} row of a change, in the caller's transaction. */
+    static void recordHistory(Connection c, long clusterId, String from, String to, String event, Long msid)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(HISTORY_SQL)) {
+            ps.setLong(1, clusterId);
+            ps.setString(2, from);
+            ps.setString(3, to);
+            ps.setString(4, event);
+            if (msid == null) {
+                ps.setNull(5, Types.BIGINT);
+            } else {
+                ps.setLong(5, msid);
             }
-            c.commit();
-            LOG.debug("Kubernetes cluster {}: {} -> {} by {}", clusterId, expected, target, event);
-            return true;
-        } catch (SQLException e) {
-            try {
-                c.rollback();
-            } catch (SQLException rollbackFailure) {
-                e.addSuppressed(rollbackFailure);
-            }
-            if (SqlErrors.isLostRace(e)) {
-                LOG.info("Kubernetes cluster {}: lost the race for {} -> {} ({})", clusterId, expected, target,
-                        e.getMessage());
-                return false;
-            }
-            throw e;
+            ps.executeUpdate();
         }
     }
 }

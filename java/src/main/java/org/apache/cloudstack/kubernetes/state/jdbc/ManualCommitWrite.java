@@ -7,8 +7,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * A compare-and-set on a connection of its own in manual-commit mode (the body commits a hit and
- * rolls back a miss). A deadlock, serialization failure or lock wait timeout is a lost race
+ * A compare-and-set in manual-commit mode, on a connection of its own ({@link #run}) or the
+ * caller's ({@link #inTransaction}, which commits a hit and rolls back a miss). A deadlock, serialization failure or lock wait timeout is a lost race
  * (false); any other failure is a {@link StateStoreException} naming {@code what} (built only then).
  */
 final class ManualCommitWrite {
@@ -21,6 +21,33 @@ final class ManualCommitWrite {
     }
 
     private ManualCommitWrite() {
+    }
+
+    /**
+     * One compare-and-set on a connection already in manual-commit mode: commits when {@code body}
+     * hit, rolls back a miss or a failure. A lost race is false; other failures are thrown.
+     */
+    static boolean inTransaction(Connection c, Supplier<String> what, Body body) throws SQLException {
+        try {
+            boolean hit = body.run(c);
+            if (hit) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+            return hit;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollbackFailure) {
+                e.addSuppressed(rollbackFailure);
+            }
+            if (SqlErrors.isLostRace(e)) {
+                LOG.info("{}: lost the race ({})", what.get(), e.getMessage());
+                return false;
+            }
+            throw e;
+        }
     }
 
     static boolean run(ConnectionSource source, Supplier<String> what, Body body) {
