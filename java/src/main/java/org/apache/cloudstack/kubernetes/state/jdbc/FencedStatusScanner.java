@@ -77,28 +77,15 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         this.source = Objects.requireNonNull(source, "source");
         this.scanner = Objects.requireNonNull(scanner, "scanner");
         Set<S> orphans = machine.orphanStates();
-        StringBuilder in = new StringBuilder();
-        for (S s : orphans) {
-            in.append(in.length() == 0 ? "" : ", ").append('\'').append(s.name()).append('\'');
-        }
-        // Enum constant names are Java identifiers: safe to inline.
         this.candidatesSql = "SELECT id, state, state_version, op_owner_msid, op_owner_runid, op_job_id"
-                + " FROM kubernetes_cluster WHERE (" + (orphans.isEmpty() ? "" : "state IN (" + in + ") OR ")
+                + " FROM kubernetes_cluster WHERE ("
+                + (orphans.isEmpty() ? "" : "state IN (" + ScanQueries.quotedNames(orphans) + ") OR ")
                 + "op_owner_msid IS NOT NULL) AND removed IS NULL AND cluster_type = '"
                 + KubernetesClusterStatusScanner.CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
-        S running = machine.state("Running");
-        this.reconcileSql = "SELECT kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid,"
-                + " kc.op_job_id, kc.control_node_count + kc.node_count, COUNT(m.id), COUNT(vm.id),"
-                + " COALESCE(SUM(CASE WHEN vm.state = 'Running' THEN 1 ELSE 0 END), 0),"
-                + " COALESCE(SUM(CASE WHEN vm.state = 'Stopped' THEN 1 ELSE 0 END), 0)"
-                + " FROM kubernetes_cluster kc"
-                + " LEFT JOIN kubernetes_cluster_vm_map m ON m.cluster_id = kc.id"
-                + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
-                + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
-                + " AND kc.removed IS NULL AND kc.cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "'"
-                + " GROUP BY kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid, kc.op_job_id,"
-                + " kc.control_node_count, kc.node_count ORDER BY kc.id";
+        this.reconcileSql = ScanQueries.reconcileListing(
+                "kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid, kc.op_job_id", alert,
+                machine.state("Running"));
     }
 
     @Override
@@ -239,8 +226,7 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
             while (rs.next()) {
                 long id = rs.getLong(1);
                 Fence<S> fence = dao.fence(rs, 2);
-                VmSummary summary = summary(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
-                        rs.getLong(11));
+                VmSummary summary = ScanQueries.vmSummary(rs, 7);
                 if (summary == VmSummary.ALL_RUNNING_HEALTHY && fence.state() == alert) {
                     toAsk.add(id);
                 }
@@ -277,15 +263,5 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
             }
         }
         return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());
-    }
-
-    private static VmSummary summary(long expectedVms, long mapped, long vms, long running, long stopped) {
-        if (mapped == 0 || mapped != expectedVms || vms != mapped) {
-            return VmSummary.INCOMPLETE;
-        }
-        if (running == vms) {
-            return VmSummary.ALL_RUNNING_HEALTHY;
-        }
-        return stopped == vms ? VmSummary.ALL_STOPPED : VmSummary.MIXED;
     }
 }

@@ -58,7 +58,6 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     private final String candidatesSql;
     private final String reconcileSql;
     private final S alert;
-    private final S running;
     private volatile ScanListener listener = new ScanListener() { };
 
     /** A scanner that reads and writes through the DAO's connection source. */
@@ -72,26 +71,12 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         this.machine = dao.machine();
         this.source = Objects.requireNonNull(source, "source");
         Set<S> orphans = machine.orphanStates();
-        StringBuilder in = new StringBuilder();
-        for (S s : orphans) {
-            in.append(in.length() == 0 ? "" : ", ").append('\'').append(s.name()).append('\'');
-        }
-        // Enum constant names are Java identifiers: safe to inline. An empty set matches nothing.
+        // An empty set matches nothing.
         this.candidatesSql = "SELECT id, state FROM kubernetes_cluster WHERE "
-                + (orphans.isEmpty() ? "1 = 0" : "state IN (" + in + ")")
+                + (orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")")
                 + " AND removed IS NULL AND cluster_type = '" + CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
-        this.running = machine.state("Running");
-        this.reconcileSql = "SELECT kc.id, kc.state, kc.control_node_count + kc.node_count,"
-                + " COUNT(m.id), COUNT(vm.id),"
-                + " COALESCE(SUM(CASE WHEN vm.state = 'Running' THEN 1 ELSE 0 END), 0),"
-                + " COALESCE(SUM(CASE WHEN vm.state = 'Stopped' THEN 1 ELSE 0 END), 0)"
-                + " FROM kubernetes_cluster kc"
-                + " LEFT JOIN kubernetes_cluster_vm_map m ON m.cluster_id = kc.id"
-                + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
-                + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
-                + " AND kc.removed IS NULL AND kc.cluster_type = '" + CLOUD_MANAGED + "'"
-                + " GROUP BY kc.id, kc.state, kc.control_node_count, kc.node_count ORDER BY kc.id";
+        this.reconcileSql = ScanQueries.reconcileListing("kc.id, kc.state", alert, machine.state("Running"));
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
@@ -194,23 +179,9 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
             while (rs.next()) {
                 long id = rs.getLong(1);
                 S state = machine.state(rs.getString(2).strip());
-                long expectedVms = rs.getLong(3);
-                long mapped = rs.getLong(4);
-                long vms = rs.getLong(5);
-                long runningVms = rs.getLong(6);
-                long stoppedVms = rs.getLong(7);
-                VmSummary summary;
-                if (mapped == 0 || mapped != expectedVms || vms != mapped) {
-                    summary = VmSummary.INCOMPLETE;
-                } else if (runningVms == vms) {
-                    summary = VmSummary.ALL_RUNNING_HEALTHY;
-                    if (state == alert) {
-                        toAsk.add(id);
-                    }
-                } else if (stoppedVms == vms) {
-                    summary = VmSummary.ALL_STOPPED;
-                } else {
-                    summary = VmSummary.MIXED;
+                VmSummary summary = ScanQueries.vmSummary(rs, 3);
+                if (summary == VmSummary.ALL_RUNNING_HEALTHY && state == alert) {
+                    toAsk.add(id);
                 }
                 listedState.put(id, state);
                 summaries.put(id, summary);

@@ -1,0 +1,53 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import org.apache.cloudstack.kubernetes.state.VmSummary;
+
+/** The SQL both status scanners share, and the reading of its VM columns. */
+final class ScanQueries {
+    private ScanQueries() {
+    }
+
+    /** {@code 'A', 'B'}: enum constant names are Java identifiers, safe to inline in SQL. */
+    static String quotedNames(Collection<? extends Enum<?>> constants) {
+        StringBuilder in = new StringBuilder();
+        for (Enum<?> c : constants) {
+            in.append(in.length() == 0 ? "" : ", ").append('\'').append(c.name()).append('\'');
+        }
+        return in.toString();
+    }
+
+    /**
+     * The CloudManaged clusters in {@code alert} or {@code running}, by id: {@code clusterColumns}
+     * (of {@code kc}) first, then the five columns {@link #vmSummary} reads.
+     */
+    static String reconcileListing(String clusterColumns, Enum<?> alert, Enum<?> running) {
+        return "SELECT " + clusterColumns + ", kc.control_node_count + kc.node_count, COUNT(m.id), COUNT(vm.id),"
+                + " COALESCE(SUM(CASE WHEN vm.state = 'Running' THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN vm.state = 'Stopped' THEN 1 ELSE 0 END), 0)"
+                + " FROM kubernetes_cluster kc"
+                + " LEFT JOIN kubernetes_cluster_vm_map m ON m.cluster_id = kc.id"
+                + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
+                + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
+                + " AND kc.removed IS NULL AND kc.cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "'"
+                + " GROUP BY " + clusterColumns + ", kc.control_node_count, kc.node_count ORDER BY kc.id";
+    }
+
+    /** The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}. */
+    static VmSummary vmSummary(ResultSet rs, int first) throws SQLException {
+        long expectedVms = rs.getLong(first);
+        long mapped = rs.getLong(first + 1);
+        long vms = rs.getLong(first + 2);
+        long running = rs.getLong(first + 3);
+        long stopped = rs.getLong(first + 4);
+        if (mapped == 0 || mapped != expectedVms || vms != mapped) {
+            return VmSummary.INCOMPLETE;
+        }
+        if (running == vms) {
+            return VmSummary.ALL_RUNNING_HEALTHY;
+        }
+        return stopped == vms ? VmSummary.ALL_STOPPED : VmSummary.MIXED;
+    }
+}
