@@ -170,28 +170,6 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> i
         return complete(clusterId, entry.movedTo(), outcome);
     }
 
-    /**
-     * The start of an add-nodes operation: enters Importing by compare-and-set, and only then runs
-     * {@code attachBinariesIso}. The hook is not run when the entry is refused or the race lost, so
-     * a refused add leaves nothing attached. If the hook throws, the operation is failed (only if
-     * the cluster is still in the state this add moved it to) and the exception is rethrown.
-     */
-    @Override
-    public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
-        Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
-        OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);
-        if (!entry.mayProceed()) {
-            return entry;
-        }
-        try {
-            attachBinariesIso.run();
-        } catch (RuntimeException | Error e) {
-            complete(clusterId, entry, Outcome.FAILED);
-            throw e;
-        }
-        return entry;
-    }
-
     private boolean applyCompletion(long clusterId, Completion<S, E> completion) {
         if (completion == null || completion.leaveIt()) {
             return false;

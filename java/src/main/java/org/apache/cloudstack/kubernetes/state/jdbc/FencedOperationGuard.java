@@ -253,30 +253,6 @@ public final class FencedOperationGuard<S extends Enum<S>, E extends Enum<E>> im
     }
 
     /**
-     * Takes Importing, then runs the hook. Whenever the hook does not return normally, the
-     * operation is failed by its token in a finally-path (releasing the cluster) and the throwable
-     * propagates.
-     */
-    @Override
-    public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
-        Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
-        OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);
-        if (!entry.mayProceed()) {
-            return entry;
-        }
-        boolean attached = false;
-        try {
-            attachBinariesIso.run();
-            attached = true;
-        } finally {
-            if (!attached) {
-                complete(clusterId, entry, Outcome.FAILED);
-            }
-        }
-        return entry;
-    }
-
-    /**
      * Fails, by their tokens, the entry and the scales this operation took and has not completed
      * (FAILED: the cluster goes to Alert from an operation's state, or is released). A database
      * error is thrown as {@link StateStoreException}; what could not be written stays held until

@@ -1,5 +1,6 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
+import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
@@ -42,8 +43,30 @@ public interface OperationGuard<S extends Enum<S>, E extends Enum<E>> {
     /** Completes a scale: only one that moved (fenced: held) the cluster writes. */
     boolean completeScale(ScaleOperation<S, E> scale, long clusterId, boolean succeeded);
 
-    /** Enters Importing, then runs the hook; a hook that throws fails the operation and is rethrown. */
-    OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso);
+    /**
+     * The start of an add-nodes operation: enters Importing, and only then runs
+     * {@code attachBinariesIso}, so a refused add or a lost race attaches nothing. Whenever the hook
+     * does not return normally, the operation is failed in a finally-path (fenced: by its token,
+     * releasing the cluster; compat: only if the cluster is still where this add moved it) and the
+     * throwable propagates.
+     */
+    default OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
+        Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
+        OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);
+        if (!entry.mayProceed()) {
+            return entry;
+        }
+        boolean attached = false;
+        try {
+            attachBinariesIso.run();
+            attached = true;
+        } finally {
+            if (!attached) {
+                complete(clusterId, entry, Outcome.FAILED);
+            }
+        }
+        return entry;
+    }
 
     /**
      * The finally-path of a worker that ends by an exception before its completion: fails, by its
