@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,36 +218,19 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
-        Map<Long, Fence<S>> listed = new LinkedHashMap<>();
-        Map<Long, VmSummary> summaries = new HashMap<>();
-        List<Long> toAsk = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(reconcileSql); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                long id = rs.getLong(1);
-                Fence<S> fence = dao.fence(rs, 2);
-                VmSummary summary = ScanQueries.vmSummary(rs, 7);
-                if (summary == VmSummary.ALL_RUNNING_HEALTHY && fence.state() == alert) {
-                    toAsk.add(id);
-                }
-                listed.put(id, fence);
-                summaries.put(id, summary);
-            }
-        }
-        c.commit();
-        for (Long id : toAsk) {
-            if (!healthy.test(id)) {
-                summaries.put(id, VmSummary.MIXED);
-            }
-        }
+        Map<Long, ScanQueries.ListedCluster<Fence<S>>> listed = ScanQueries.listForReconcile(c, reconcileSql,
+                rs -> dao.fence(rs, 2), 7, fence -> fence.state() == alert, healthy);
         listener.reconcileListed();
         Owner me = scanner.get();
         Map<Long, S> moved = new LinkedHashMap<>();
         List<Long> missed = new ArrayList<>();
         int steps = 0;
-        for (Map.Entry<Long, Fence<S>> e : listed.entrySet()) {
+        for (Map.Entry<Long, ScanQueries.ListedCluster<Fence<S>>> e : listed.entrySet()) {
             long id = e.getKey();
+            Fence<S> fence = e.getValue().row();
+            VmSummary vms = e.getValue().vms();
             S reached = null;
-            for (FencedWrite<S, E> step : fenced.planReconcile(e.getValue(), summaries.get(id), me)) {
+            for (FencedWrite<S, E> step : fenced.planReconcile(fence, vms, me)) {
                 steps++;
                 if (!dao.apply(c, id, step)) {
                     missed.add(id);
@@ -258,8 +240,8 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
             }
             if (reached != null) {
                 moved.put(id, reached);
-                LOG.info("Fenced status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, e.getValue().token(),
-                        reached, summaries.get(id));
+                LOG.info("Fenced status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, fence.token(), reached,
+                        vms);
             }
         }
         return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import java.util.function.Predicate;
 import org.apache.cloudstack.kubernetes.state.ClusterRecovery;
 import org.apache.cloudstack.kubernetes.state.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.ReconcilePlan;
 import org.apache.cloudstack.kubernetes.state.RecoveryPlan;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
@@ -172,37 +170,18 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
-        Map<Long, S> listedState = new LinkedHashMap<>();
-        Map<Long, VmSummary> summaries = new HashMap<>();
-        List<Long> toAsk = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(reconcileSql); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                long id = rs.getLong(1);
-                S state = machine.state(rs.getString(2).strip());
-                VmSummary summary = ScanQueries.vmSummary(rs, 3);
-                if (summary == VmSummary.ALL_RUNNING_HEALTHY && state == alert) {
-                    toAsk.add(id);
-                }
-                listedState.put(id, state);
-                summaries.put(id, summary);
-            }
-        }
-        c.commit();
-        // The health checks run outside any transaction, after the listing.
-        for (Long id : toAsk) {
-            if (!healthy.test(id)) {
-                summaries.put(id, VmSummary.MIXED);
-            }
-        }
+        Map<Long, ScanQueries.ListedCluster<S>> listed = ScanQueries.listForReconcile(c, reconcileSql,
+                rs -> machine.state(rs.getString(2).strip()), 3, state -> state == alert, healthy);
         listener.reconcileListed();
         Map<Long, S> moved = new LinkedHashMap<>();
         List<Long> missed = new ArrayList<>();
         int steps = 0;
-        for (Map.Entry<Long, S> e : listedState.entrySet()) {
+        for (Map.Entry<Long, ScanQueries.ListedCluster<S>> e : listed.entrySet()) {
             long id = e.getKey();
-            ReconcilePlan<S, E> plan = machine.planReconcile(e.getValue(), summaries.get(id));
+            S state = e.getValue().row();
+            VmSummary vms = e.getValue().vms();
             S reached = null;
-            for (StateUpdate<S, E> step : plan.steps()) {
+            for (StateUpdate<S, E> step : machine.planReconcile(state, vms).steps()) {
                 steps++;
                 if (!dao.apply(c, id, step)) {
                     missed.add(id);
@@ -212,10 +191,9 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
             }
             if (reached != null) {
                 moved.put(id, reached);
-                LOG.info("Status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, e.getValue(), reached,
-                        summaries.get(id));
+                LOG.info("Status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, state, reached, vms);
             }
         }
-        return new ReconcileResult<>(listedState.size(), moved, missed, steps, counter.count());
+        return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());
     }
 }

@@ -1,13 +1,52 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
 
-/** The SQL both status scanners share, and the reading of its VM columns. */
+/** The SQL both status scanners share, and the reading of its results. */
 final class ScanQueries {
     private ScanQueries() {
+    }
+
+    /** What a reconciliation pass read of one cluster: the scanner's own row, and its VMs. */
+    record ListedCluster<T>(T row, VmSummary vms) {
+    }
+
+    /** Reads the scanner's own columns of one listed row. */
+    @FunctionalInterface
+    interface RowReader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs a {@link #reconcileListing} and commits; then, outside any transaction, asks
+     * {@code healthy} about each cluster {@code inAlert} whose VMs all run: one that does not
+     * answer counts as MIXED. In listing order, by id.
+     */
+    static <T> Map<Long, ListedCluster<T>> listForReconcile(Connection c, String sql, RowReader<T> reader,
+            int firstVmColumn, Predicate<T> inAlert, Predicate<Long> healthy) throws SQLException {
+        Map<Long, ListedCluster<T>> listed = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                listed.put(rs.getLong(1), new ListedCluster<>(reader.read(rs), vmSummary(rs, firstVmColumn)));
+            }
+        }
+        c.commit();
+        for (Map.Entry<Long, ListedCluster<T>> e : listed.entrySet()) {
+            ListedCluster<T> cluster = e.getValue();
+            if (cluster.vms() == VmSummary.ALL_RUNNING_HEALTHY && inAlert.test(cluster.row())
+                    && !healthy.test(e.getKey())) {
+                e.setValue(new ListedCluster<>(cluster.row(), VmSummary.MIXED));
+            }
+        }
+        return listed;
     }
 
     /** {@code 'A', 'B'}: enum constant names are Java identifiers, safe to inline in SQL. */
@@ -36,7 +75,7 @@ final class ScanQueries {
     }
 
     /** The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}. */
-    static VmSummary vmSummary(ResultSet rs, int first) throws SQLException {
+    private static VmSummary vmSummary(ResultSet rs, int first) throws SQLException {
         long expectedVms = rs.getLong(first);
         long mapped = rs.getLong(first + 1);
         long vms = rs.getLong(first + 2);
