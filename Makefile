@@ -3,7 +3,9 @@ SHELL := /bin/bash
 MVN ?= mvn -B -q
 JAR := java/target/cks-state-cli.jar
 
-.PHONY: run test rust-test java-test build clean
+LIBRARY_JAR := java/target/cks-state-0.1.0.jar
+
+.PHONY: run test rust-test java-test platform-test build clean toolchains reproducible
 
 run: build
 	java -jar $(JAR) simulate
@@ -11,7 +13,7 @@ run: build
 build:
 	cd java && $(MVN) -DskipTests package
 
-test: rust-test java-test
+test: rust-test java-test platform-test
 
 rust-test:
 	cargo fmt --check
@@ -24,6 +26,22 @@ java-test:
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
 	scripts/check-jni-warnings.sh java/target-test.log java/target/surefire-reports
+
+# Issue 12: both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
+# jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a
+# JDK 22+ (run after java-test's build).
+platform-test:
+	scripts/check-native-jar.sh $(LIBRARY_JAR) $(JAR)
+	scripts/platform-smoke.sh $(LIBRARY_JAR) $(JAR) java/target/test-classes java/target/host.classpath
+
+# zig and cargo-zigbuild (PyPI, into .toolchains/), rustc-web and its arm64 std (Debian); the
+# build installs them too.
+toolchains:
+	scripts/native.sh toolchains
+
+# Two clean builds of HEAD in two fresh clones must give byte-identical jars.
+reproducible:
+	scripts/reproducible.sh
 
 clean:
 	cargo clean
@@ -43,7 +61,7 @@ BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 
 
 bench-build:
 	cargo build --release --lib
-	cd java && $(MVN) -Pbench -Dcargo.skip=true -Dcks.build.dir=target-bench test-compile
+	cd java && $(MVN) -Pbench -Dnative.skip=true -Dcks.build.dir=target-bench test-compile
 
 # $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count.
 # cargo bench --profile release reuses the library built above (the bench profile would build it again).

@@ -10,7 +10,6 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -26,7 +25,14 @@ final class LibraryLocator {
     private static final String POM_PROPERTIES =
             "/META-INF/maven/org.apache.cloudstack.kubernetes/cks-state/pom.properties";
 
+    /** The jar folder whose library was loaded; null when it came from a path (written under NativeLibrary's lock). */
+    private static volatile String loadedPlatform;
+
     private LibraryLocator() {
+    }
+
+    static String loadedPlatform() {
+        return loadedPlatform;
     }
 
     /** Loads the library and returns where it came from; throws with every attempt's reason. */
@@ -46,18 +52,18 @@ final class LibraryLocator {
                 return loadPrivateCopy(onLibraryPath, e);
             }
         }
-        String resource = resourcePath();
+        NativePlatform platform = NativePlatform.current();
+        String resource = platform.resourcePath();
         try {
             Path extracted = extract(resource);
             if (extracted == null) {
-                IllegalStateException e = new IllegalStateException("no " + System.mapLibraryName(NativeLibrary.LIBRARY_NAME)
-                        + " in java.library.path (" + fromLibraryPath.getMessage() + ") and no classpath resource "
-                        + resource + "; set -D" + NativeLibrary.PATH_PROPERTY + "=/path/to/"
-                        + System.mapLibraryName(NativeLibrary.LIBRARY_NAME));
+                IllegalStateException e = new IllegalStateException(platform.missingMessage(NativePlatform.carried()));
                 e.addSuppressed(fromLibraryPath);
                 throw e;
             }
-            return load(extracted);
+            String where = load(extracted);
+            loadedPlatform = platform.name();
+            return where;
         } catch (IOException e) {
             IllegalStateException ise = new IllegalStateException("cannot extract " + resource + ": " + e.getMessage(), e);
             ise.addSuppressed(fromLibraryPath);
@@ -131,44 +137,6 @@ final class LibraryLocator {
             }
         }
         return null;
-    }
-
-    /** {@code /native/<os>-<arch>/<mapped library name>}, e.g. /native/linux-x86_64/libcks_state.so. */
-    static String resourcePath() {
-        return "/native/" + platform() + "/" + System.mapLibraryName(NativeLibrary.LIBRARY_NAME);
-    }
-
-    static String platform() {
-        return os(System.getProperty("os.name", "")) + "-" + arch(System.getProperty("os.arch", ""));
-    }
-
-    static String os(String osName) {
-        String n = osName.toLowerCase(Locale.ROOT);
-        if (n.startsWith("linux")) {
-            return "linux";
-        }
-        if (n.startsWith("mac") || n.startsWith("darwin")) {
-            return "macos";
-        }
-        if (n.startsWith("windows")) {
-            return "windows";
-        }
-        return n.replaceAll("[^a-z0-9]", "");
-    }
-
-    static String arch(String osArch) {
-        String a = osArch.toLowerCase(Locale.ROOT);
-        switch (a) {
-            case "amd64":
-            case "x86_64":
-            case "x64":
-                return "x86_64";
-            case "aarch64":
-            case "arm64":
-                return "aarch64";
-            default:
-                return a.replaceAll("[^a-z0-9_]", "");
-        }
     }
 
     /**

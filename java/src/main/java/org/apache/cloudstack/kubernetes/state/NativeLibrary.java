@@ -9,13 +9,18 @@ import java.util.List;
  *
  * <p>Order: the file named by system property {@value #PATH_PROPERTY}; else
  * {@code System.loadLibrary("cks_state")} through {@code java.library.path}; else the jar resource
- * {@code /native/<os>-<arch>/<library file>} extracted to a versioned temp file. Then the native ABI
+ * {@code /native/<platform>/<library file>} extracted to a versioned temp file, where the platform is
+ * {@code linux-x86_64} or {@code linux-aarch64} (glibc 2.17 or later), {@code -musl} appended on a
+ * musl C library; a platform the jar lacks fails with a message naming it, the platforms the jar
+ * carries and {@value #PATH_PROPERTY}. Then the native ABI
  * version and the operation names are checked. A failure is remembered: every later use throws a
  * {@link CksStateNativeException} with the original cause, never a bare {@code NoClassDefFoundError}.
  */
 public final class NativeLibrary {
     /** System property: explicit path of the library file; when set, nothing else is tried. */
     public static final String PATH_PROPERTY = "cks.state.library.path";
+    /** System property: the platform to take as this machine's instead of detecting it ({@code linux-aarch64}). */
+    public static final String PLATFORM_PROPERTY = NativePlatform.PROPERTY;
     static final String LIBRARY_NAME = "cks_state";
 
     private static final Object LOCK = new Object();
@@ -63,6 +68,11 @@ public final class NativeLibrary {
     /** Where the library came from (a path, or "java.library.path"); null before a successful load. */
     public static String source() {
         return source;
+    }
+
+    /** The jar's platform folder whose library was loaded ({@code linux-x86_64}); null when it came from a path. */
+    public static String platform() {
+        return loaded ? LibraryLocator.loadedPlatform() : null;
     }
 
     /** State names by code (cold; loaded). */

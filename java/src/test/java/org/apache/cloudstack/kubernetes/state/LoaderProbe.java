@@ -48,5 +48,6 @@ public final class LoaderProbe {
             System.out.println("BIND FAILED " + e.getClass().getName());
         }
         System.out.println("CONCURRENT " + outcomes.size());
+        System.out.println("PLATFORM " + NativeLibrary.platform());
     }
 }

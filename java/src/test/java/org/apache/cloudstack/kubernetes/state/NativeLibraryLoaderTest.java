@@ -23,6 +23,12 @@ class NativeLibraryLoaderTest {
 
     /** Runs LoaderProbe in a fresh JVM with these system properties; returns its output lines. */
     private static List<String> probe(String... properties) throws IOException, InterruptedException {
+        return probeOutput(properties).stream().filter(l -> l.startsWith("LOADED") || l.startsWith("FAILED")
+                || l.startsWith("BOUND") || l.startsWith("BIND") || l.startsWith("CONCURRENT")).toList();
+    }
+
+    /** Every line LoaderProbe printed in a fresh JVM with these system properties. */
+    private static List<String> probeOutput(String... properties) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xcheck:jni");
@@ -35,13 +41,12 @@ class NativeLibraryLoaderTest {
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "probe timed out");
         assertEquals(0, p.exitValue(), out);
         assertTrue(!out.contains("WARNING"), "JNI warning in the forked JVM: " + out);
-        return out.lines().filter(l -> l.startsWith("LOADED") || l.startsWith("FAILED") || l.startsWith("BOUND")
-                || l.startsWith("BIND") || l.startsWith("CONCURRENT")).toList();
+        return out.lines().toList();
     }
 
     /** The library file the build put on the test classpath. */
     private static Path builtLibrary() throws URISyntaxException {
-        URL url = NativeLibraryLoaderTest.class.getResource(LibraryLocator.resourcePath());
+        URL url = NativeLibraryLoaderTest.class.getResource(NativePlatform.current().resourcePath());
         assertTrue(url != null && url.getProtocol().equals("file"), "no library resource: " + url);
         return Paths.get(url.toURI());
     }
@@ -108,17 +113,57 @@ class NativeLibraryLoaderTest {
     }
 
     @Test
+    void theJarCarriesBothLinuxPlatformsAndLoadsThisOnesBuild() throws Exception {
+        assertEquals(List.of("linux-x86_64", "linux-aarch64"), NativePlatform.carried());
+        List<String> out = probeOutput("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
+        assertTrue(out.contains("PLATFORM " + NativePlatform.current().name()), out.toString());
+        assertTrue(probeOutput("-D" + NativeLibrary.PATH_PROPERTY + "=" + builtLibrary()).contains("PLATFORM null"),
+                "a library named by path comes from no jar folder");
+    }
+
+    @Test
+    void aPlatformTheJarLacksFailsWithOneClearMessage() throws Exception {
+        for (String platform : List.of("linux-x86_64-musl", "linux-aarch64-musl", "freebsd-riscv64")) {
+            List<String> out = probe("-D" + NativeLibrary.PLATFORM_PROPERTY + "=" + platform,
+                    "-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
+            String failed = out.get(0);
+            assertTrue(failed.startsWith("FAILED cks-state native library is not available: "
+                    + "cks-state has no native library for this platform: " + platform + " ("), failed);
+            assertTrue(failed.contains("This jar carries linux-x86_64, linux-aarch64 (glibc 2.17 or later)"), failed);
+            assertTrue(failed.contains("-D" + NativeLibrary.PATH_PROPERTY + "=/path/to/libcks_state.so"), failed);
+            assertTrue(failed.contains("set by -D" + NativeLibrary.PLATFORM_PROPERTY), failed);
+            assertEquals(platform.endsWith("-musl"), failed.contains("C library musl"), failed);
+            assertEquals("BIND FAILED " + CksStateNativeException.class.getName(), out.get(2));
+        }
+    }
+
+    @Test
+    void muslIsToldFromGlibcByWhatTheProcessMaps() {
+        // Lines as an Alpine JVM (musl) and a Debian JVM (glibc) map them.
+        assertEquals("musl", NativePlatform.libcOf(java.util.stream.Stream.of(
+                "7f3c2a000000-7f3c2a014000 r--p 00000000 08:01 1234 /usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so",
+                "7f3c2b000000-7f3c2b04c000 r-xp 00014000 08:01 5678 /lib/ld-musl-x86_64.so.1")));
+        assertEquals("musl", NativePlatform.libcOf(java.util.stream.Stream.of(
+                "ffff8a000000-ffff8a0a0000 r-xp 00000000 fe:01 42 /lib/ld-musl-aarch64.so.1")));
+        assertEquals("glibc", NativePlatform.libcOf(java.util.stream.Stream.of(
+                "7f3c2a000000-7f3c2a028000 r--p 00000000 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6",
+                "7f3c2b000000-7f3c2b02a000 r-xp 00001000 08:01 2 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2")));
+        assertEquals("glibc", NativePlatform.current().libc(), "this test JVM runs on Debian's glibc");
+    }
+
+    @Test
     void platformDirectoryLayout() {
-        assertEquals("linux", LibraryLocator.os("Linux"));
-        assertEquals("macos", LibraryLocator.os("Mac OS X"));
-        assertEquals("windows", LibraryLocator.os("Windows 11"));
-        assertEquals("x86_64", LibraryLocator.arch("amd64"));
-        assertEquals("x86_64", LibraryLocator.arch("x86_64"));
-        assertEquals("aarch64", LibraryLocator.arch("arm64"));
-        assertEquals("aarch64", LibraryLocator.arch("aarch64"));
-        assertTrue(LibraryLocator.resourcePath().startsWith("/native/" + LibraryLocator.platform() + "/"));
+        assertEquals("linux", NativePlatform.os("Linux"));
+        assertEquals("macos", NativePlatform.os("Mac OS X"));
+        assertEquals("windows", NativePlatform.os("Windows 11"));
+        assertEquals("x86_64", NativePlatform.arch("amd64"));
+        assertEquals("x86_64", NativePlatform.arch("x86_64"));
+        assertEquals("aarch64", NativePlatform.arch("arm64"));
+        assertEquals("aarch64", NativePlatform.arch("aarch64"));
+        NativePlatform here = NativePlatform.current();
+        assertTrue(here.resourcePath().startsWith("/native/" + here.name() + "/"));
         if (System.getProperty("os.name").startsWith("Linux") && System.getProperty("os.arch").equals("amd64")) {
-            assertEquals("/native/linux-x86_64/libcks_state.so", LibraryLocator.resourcePath());
+            assertEquals("/native/linux-x86_64/libcks_state.so", here.resourcePath());
         }
     }
 
