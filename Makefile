@@ -3,7 +3,7 @@ SHELL := /bin/bash
 MVN ?= mvn -B -q
 JAR := java/target/cks-state-cli.jar
 
-LIBRARY_JAR := java/target/cks-state-0.1.0.jar
+LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
 .PHONY: run test rust-test java-test platform-test build clean toolchains reproducible
 
@@ -25,14 +25,15 @@ java-test:
 	scripts/mariadb.sh start
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
-	scripts/check-jni-warnings.sh java/target-test.log java/target/surefire-reports
+	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports
 
 # Issue 12: both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a
 # JDK 22+ (run after java-test's build).
 platform-test:
 	scripts/check-native-jar.sh $(LIBRARY_JAR) $(JAR)
-	scripts/platform-smoke.sh $(LIBRARY_JAR) $(JAR) java/target/test-classes java/target/host.classpath
+	scripts/check-artifacts.sh $(LIBRARY_JAR) $(JAR)
+	scripts/platform-smoke.sh $(LIBRARY_JAR) $(JAR) java/library/target/test-classes java/library/target/host.classpath
 
 # zig and cargo-zigbuild (PyPI, into .toolchains/), rustc-web and its arm64 std (Debian); the
 # build installs them too.
@@ -50,8 +51,8 @@ clean:
 # ---- Benchmarks (issue 7, see BENCHMARKS.md): cargo bench, the JMH suite (one run, ratios to
 # baselines of the same run) and the scanner pass end to end on MariaDB. The scanner uses a
 # throwaway server of its own (port 3427, .mariadb/bench-3427) so that a `make java-test` beside
-# it keeps its server. Results and logs land in java/target-bench/. bench-quick: < 5 minutes.
-BENCH_OUT := java/target-bench
+# it keeps its server. Results and logs land in java/library/target-bench/. bench-quick: < 5 minutes.
+BENCH_OUT := java/library/target-bench
 BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/target/release/libcks_state.so \
 	-cp "$(BENCH_OUT)/test-classes:$(BENCH_OUT)/classes:$$(cat $(BENCH_OUT)/bench.classpath)"
 BENCH_COMMA := ,
@@ -61,7 +62,7 @@ BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 
 
 bench-build:
 	cargo build --release --lib
-	cd java && $(MVN) -Pbench -Dnative.skip=true -Dcks.build.dir=target-bench test-compile
+	cd java && $(MVN) -pl library -Pbench -Dnative.skip=true -Dcks.build.dir=target-bench test-compile
 
 # $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count.
 # cargo bench --profile release reuses the library built above (the bench profile would build it again).
@@ -118,8 +119,8 @@ soak-java:
 	  -Dtest='NativeJunkTest,NativeFencedJunkTest,ConcurrencyTest,NativeLibraryLoaderTest,DatabaseFaultsTest,DatabaseRestartSimulationTest,MatrixAgreementTest' \
 	  -Dsurefire.failIfNoSpecifiedTests=false verify 2>&1 | tee target-soak.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
-	grep -h 'JUNK\|CONCURRENCY\|RACE\|LOADERS\|FAULT\|MATRIX' java/target/surefire-reports/*-output.txt || true
-	scripts/check-jni-warnings.sh java/target-soak.log java/target/surefire-reports
+	grep -h 'JUNK\|CONCURRENCY\|RACE\|LOADERS\|FAULT\|MATRIX' java/*/target/surefire-reports/*-output.txt || true
+	scripts/check-jni-warnings.sh java/target-soak.log java/library/target/surefire-reports java/tool/target/surefire-reports
 
 soak-simulate: build
 	scripts/soak-simulate.sh $(JAR) $(SOAK_SIMULATE_OPERATIONS)

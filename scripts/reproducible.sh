@@ -16,13 +16,13 @@ for dir in "$work"/*; do
     (cd "$dir/java" && mvn -B -q -DskipTests package) >"$dir.log" 2>&1 || { tail -n 30 "$dir.log"; exit 1; }
 done
 status=0
-for jar in cks-state-0.1.0.jar cks-state-cli.jar; do
-    sums="$(sha256sum "$work"/*/java/target/"$jar" | awk '{print $1}' | sort -u)"
+for jar in library/target/cks-state-0.1.0.jar target/cks-state-cli.jar; do
+    sums="$(sha256sum "$work"/*/java/"$jar" | awk '{print $1}' | sort -u)"
     if [ "$(echo "$sums" | wc -l)" -eq 1 ]; then
         echo "reproducible: $jar identical in both builds: sha256 $sums"
     else
         echo "reproducible: $jar DIFFERS between the two builds:" >&2
-        sha256sum "$work"/*/java/target/"$jar" >&2
+        sha256sum "$work"/*/java/"$jar" >&2
         status=1
     fi
 done

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>System property {@code cks.restart.operations} raises the script for {@code make soak}.
  */
 class DatabaseRestartSimulationTest {
-    private static final Path SCRIPT = Paths.get(System.getProperty("user.dir")).resolve("../scripts/mariadb.sh")
+    private static final Path SCRIPT = Paths.get(System.getProperty("cks.repo.root")).resolve("scripts/mariadb.sh")
             .normalize();
     private static int port;
 

@@ -43,7 +43,13 @@ public final class CksStateCommand implements Runnable {
         return cl;
     }
 
+    private static final String LOG_FACTORY_PROPERTY = "log4j2.loggerContextFactory";
+
     public static void main(String[] args) {
+        // The tool carries log4j-api without an implementation: log to stderr at ERROR, quietly.
+        if (System.getProperty(LOG_FACTORY_PROPERTY) == null) {
+            System.setProperty(LOG_FACTORY_PROPERTY, "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
+        }
         System.exit(commandLine().execute(args));
     }
 }
