@@ -53,7 +53,7 @@ clean:
 # throwaway server of its own (port 3427, .mariadb/bench-3427) so that a `make java-test` beside
 # it keeps its server. Results and logs land in java/library/target-bench/. bench-quick: < 5 minutes.
 BENCH_OUT := java/library/target-bench
-BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/target/release/libcks_state.so \
+BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/$(BENCH_OUT)/native-stage/native/linux-x86_64/libcks_state.so \
 	-cp "$(BENCH_OUT)/test-classes:$(BENCH_OUT)/classes:$$(cat $(BENCH_OUT)/bench.classpath)"
 BENCH_COMMA := ,
 BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 scripts/mariadb.sh
@@ -62,7 +62,7 @@ BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 
 
 bench-build:
 	cargo build --release --lib
-	cd java && $(MVN) -pl library -Pbench -Dnative.skip=true -Dcks.build.dir=target-bench test-compile
+	cd java && $(MVN) -pl library -Pbench -Dcks.build.dir=target-bench test-compile
 
 # $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count.
 # cargo bench --profile release reuses the library built above (the bench profile would build it again).

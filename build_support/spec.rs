@@ -27,6 +27,14 @@ pub struct TransitionRow {
     pub profile: usize,
 }
 
+/// A code that crosses JNI: `family` groups the codes of one result field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRow {
+    pub family: String,
+    pub name: String,
+    pub value: i32,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Spec {
     pub states: Vec<Named>,
@@ -37,6 +45,7 @@ pub struct Spec {
     pub proceed: Vec<(u8, u8)>,
     pub nothing: Vec<(u8, u8)>,
     pub orphans: Vec<u8>,
+    pub codes: Vec<CodeRow>,
 }
 
 fn lookup(names: &[Named], name: &str, what: &str, line: usize) -> Result<u8, String> {
@@ -188,6 +197,42 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     ));
                 }
                 spec.orphans.push(state);
+            }
+            "code" => {
+                expect_fields(&fields, 4, line)?;
+                let (family, name) = (fields[1], fields[2]);
+                let identifier = |t: &str, upper: bool| {
+                    t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                        && t.chars().all(|c| {
+                            c == '_'
+                                || c.is_ascii_digit()
+                                || if upper {
+                                    c.is_ascii_uppercase()
+                                } else {
+                                    c.is_ascii_lowercase()
+                                }
+                        })
+                };
+                if !identifier(family, false) || !identifier(name, true) {
+                    return Err(format!(
+                        "line {line}: a code's family is lower_case and its name UPPER_CASE: '{family}' '{name}'"
+                    ));
+                }
+                let value = fields[3]
+                    .parse::<i32>()
+                    .map_err(|_| format!("line {line}: '{}' is not a 32-bit code", fields[3]))?;
+                for other in spec.codes.iter().filter(|c| c.family == family) {
+                    if other.name == name || other.value == value {
+                        return Err(format!(
+                            "line {line}: duplicate code {family} {name} = {value} (or its value)"
+                        ));
+                    }
+                }
+                spec.codes.push(CodeRow {
+                    family: family.to_string(),
+                    name: name.to_string(),
+                    value,
+                });
             }
             other => return Err(format!("line {line}: unknown row kind '{other}'")),
         }

@@ -9,7 +9,9 @@
 #
 #   scripts/native.sh toolchains      install what the builds need (idempotent)
 #   scripts/native.sh build OUT       build both and lay out OUT/native/<platform>/libcks_state.so
-#                                     and OUT/native/platforms (what the jar carries, one a line)
+#                                     and OUT/native/platforms (what the jar carries, one a line), and
+#                                     OUT/java/: the Java side of the code table (NativeCodes.java),
+#                                     which build.rs generates from spec/state-machine.tsv
 #   scripts/native.sh build-one PLATFORM OUT   one platform only (benchmarks, quick checks)
 #
 # zig and cargo-zigbuild come from PyPI into .toolchains/ (gitignored, kept between builds);
@@ -104,6 +106,9 @@ build_one() {
         cargo zigbuild --quiet --locked --release --lib --target "$t.$GLIBC_FLOOR")
     mkdir -p "$out/native/$platform"
     cp "$ROOT/target/$t/release/$LIB" "$out/native/$platform/$LIB"
+    # Every build generates the same Java constants; the copy keeps the newest.
+    mkdir -p "$out/java"
+    cp -R "$ROOT/target/$t/release/generated-java/." "$out/java/"
 }
 
 write_index() {
@@ -120,7 +125,7 @@ case "${1:-}" in
     build)
         [ $# -eq 2 ] || die "usage: native.sh build OUT_DIR"
         toolchains
-        rm -rf "$2/native"
+        rm -rf "$2/native" "$2/java"
         for p in "${PLATFORMS[@]}"; do build_one "$p" "$2"; done
         write_index "$2"
         ;;

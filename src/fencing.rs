@@ -215,6 +215,23 @@ impl FencedScale {
         }
     }
 
+    /// The same operation after earlier steps: `hold` is what its Take hit left it (the host
+    /// keeps it between steps and hands it back).
+    pub fn resumed(
+        profile: Profile,
+        kind: ScaleKind,
+        started: Token,
+        me: Owner,
+        hold: Option<Hold>,
+    ) -> FencedScale {
+        let mut scale = FencedScale::new(profile, kind, started, me);
+        if hold.is_some_and(|h| h.moved_to.is_some()) {
+            scale.op.mark_entered();
+        }
+        scale.hold = hold;
+        scale
+    }
+
     pub fn hold(&self) -> Option<Hold> {
         self.hold
     }
@@ -414,6 +431,41 @@ impl OwnerIndex {
             None => Some(GoneReason::OwnerRestarted),
         }
     }
+}
+
+/// What a fenced recovery pass does, as the compat [`crate::RecoveryPlan`] says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FencedRecoveryPlan {
+    /// No row is a candidate: the pass needs no job or host query.
+    Skip,
+    /// Nothing to recover, and an ownerless candidate waits on an IN_PROGRESS job whose cluster
+    /// is unknown (it may be that candidate's).
+    Wait,
+    /// Fail (or release) these; may be empty.
+    Recover(Vec<FencedRecovery>),
+}
+
+/// The verdict of a whole pass: [`plan_fenced_recovery`] plus Skip and Wait.
+pub fn plan_fenced_recovery_pass(
+    profile: Profile,
+    candidates: &[FencedCandidate],
+    jobs: &[InProgressJob],
+    ended_jobs: &[u64],
+    hosts: &[MsHost],
+) -> Result<FencedRecoveryPlan, FencingError> {
+    if !candidates.iter().any(|c| is_fenced_candidate(&c.fence)) {
+        return Ok(FencedRecoveryPlan::Skip);
+    }
+    let recoveries = plan_fenced_recovery(profile, candidates, jobs, ended_jobs, hosts)?;
+    let unknown_job = jobs.iter().any(|j| j.cluster == JobRef::Unknown);
+    let ownerless = candidates
+        .iter()
+        .any(|c| is_fenced_candidate(&c.fence) && !c.fence.is_held());
+    Ok(if recoveries.is_empty() && unknown_job && ownerless {
+        FencedRecoveryPlan::Wait
+    } else {
+        FencedRecoveryPlan::Recover(recoveries)
+    })
 }
 
 /// Plans one fenced recovery pass in O(candidates + jobs + hosts). A candidate is failed only

@@ -22,9 +22,9 @@ pub use entry::{decide_entry, EntryDecision, Refusal};
 pub use error::CoreError;
 pub use fencing::{
     fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
-    plan_fenced_recovery, Fence, FencedCandidate, FencedEntry, FencedReconcilePlan, FencedRecovery,
-    FencedScale, FencedScaleStep, FencedWrite, FencingError, GoneReason, Hold, InProgressJob,
-    MsHost, MsStatus, Owner, Token,
+    plan_fenced_recovery, plan_fenced_recovery_pass, Fence, FencedCandidate, FencedEntry,
+    FencedReconcilePlan, FencedRecovery, FencedRecoveryPlan, FencedScale, FencedScaleStep,
+    FencedWrite, FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token,
 };
 pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
 pub use recovery::{
@@ -35,4 +35,4 @@ pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
-pub const ABI_VERSION: i32 = 2;
+pub const ABI_VERSION: i32 = 3;

@@ -2,9 +2,9 @@
 
 use cks_state::fencing::{
     fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
-    plan_fenced_recovery, Fence, FencedCandidate, FencedEntry, FencedScale, FencedScaleStep,
-    FencedWrite, FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token,
-    MAX_VERSION, OWNER_GONE_AFTER_SECS,
+    plan_fenced_recovery, plan_fenced_recovery_pass, Fence, FencedCandidate, FencedEntry,
+    FencedRecoveryPlan, FencedScale, FencedScaleStep, FencedWrite, FencingError, GoneReason, Hold,
+    InProgressJob, MsHost, MsStatus, Owner, Token, MAX_VERSION, OWNER_GONE_AFTER_SECS,
 };
 use cks_state::{Event, JobRef, Operation, Outcome, Profile, ScaleKind, State, VmSummary};
 
@@ -451,6 +451,64 @@ fn an_ownerless_candidate_is_judged_as_in_compat_mode() {
     assert!(plan_fenced_recovery(P, &c, &unknown, &[], &[])
         .unwrap()
         .is_empty());
+}
+
+#[test]
+fn a_pass_skips_without_candidates_and_waits_only_for_an_ownerless_one() {
+    let at_rest = [candidate(1, State::Running, 2, None)];
+    assert_eq!(
+        plan_fenced_recovery_pass(P, &at_rest, &[], &[], &[]),
+        Ok(FencedRecoveryPlan::Skip)
+    );
+    let unknown = [job(7, JobRef::Unknown)];
+    let ownerless = [candidate(1, State::Upgrading, 2, None)];
+    assert_eq!(
+        plan_fenced_recovery_pass(P, &ownerless, &unknown, &[], &[]),
+        Ok(FencedRecoveryPlan::Wait)
+    );
+    // Without the unknown job the same candidate is recovered.
+    let Ok(FencedRecoveryPlan::Recover(r)) =
+        plan_fenced_recovery_pass(P, &ownerless, &[], &[], &[])
+    else {
+        panic!()
+    };
+    assert_eq!(r.len(), 1);
+    // A held candidate whose owner lives: nothing to recover, and no waiting on the unknown job.
+    let alive = [MsHost {
+        msid: ME.msid,
+        runid: ME.runid,
+        status: MsStatus::Up,
+        heartbeat_age_secs: 1,
+    }];
+    let held = [candidate(1, State::Upgrading, 2, Some(ME))];
+    assert_eq!(
+        plan_fenced_recovery_pass(P, &held, &unknown, &[], &alive),
+        Ok(FencedRecoveryPlan::Recover(vec![]))
+    );
+}
+
+#[test]
+fn a_resumed_scale_decides_as_the_one_that_took() {
+    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME);
+    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+        panic!()
+    };
+    scale.mark_held(&enter);
+    let resumed = FencedScale::resumed(
+        P,
+        ScaleKind::ScaleUp,
+        tok(State::Running, 2),
+        ME,
+        scale.hold(),
+    );
+    assert_eq!(resumed, scale);
+    assert_eq!(
+        resumed.next_step(&fence(State::Scaling, 3, Some(ME))),
+        Ok(FencedScaleStep::AlreadyHeld)
+    );
+    assert_eq!(resumed.completion(false), scale.completion(false));
+    let fresh = FencedScale::resumed(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME, None);
+    assert_eq!(fresh.completion(true), Ok(None), "never held: leave it");
 }
 
 #[test]

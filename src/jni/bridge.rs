@@ -18,9 +18,11 @@ use crate::scaling::ScaleOperation;
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
 use crate::{complete, decide_entry, needs_job_lookup, next_state, plan_reconcile, Profile};
 
-const NAMES_STATES: jint = 0;
-const NAMES_EVENTS: jint = 1;
-const NAMES_OPERATIONS: jint = 2;
+use super::codes::{names, recovery};
+
+const NAMES_STATES: jint = names::STATES;
+const NAMES_EVENTS: jint = names::EVENTS;
+const NAMES_OPERATIONS: jint = names::OPERATIONS;
 
 #[no_mangle]
 pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_abiVersion(
@@ -328,11 +330,11 @@ fn feed_jobs<C: Iterator<Item = ClusterRow> + Clone>(
 
 fn encode_plan(plan: &RecoveryPlan) -> Vec<jlong> {
     match plan {
-        RecoveryPlan::Skip => vec![0, 0],
-        RecoveryPlan::Wait => vec![1, 0],
+        RecoveryPlan::Skip => vec![recovery::SKIP.into(), 0],
+        RecoveryPlan::Wait => vec![recovery::WAIT.into(), 0],
         RecoveryPlan::Recover(recoveries) => {
             let mut out = Vec::with_capacity(2 + 3 * recoveries.len());
-            out.extend([2, recoveries.len() as jlong]);
+            out.extend([recovery::RECOVER.into(), recoveries.len() as jlong]);
             for r in recoveries {
                 out.extend([
                     r.cluster_id as jlong,

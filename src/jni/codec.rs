@@ -1,5 +1,6 @@
 //! Codes in, packed primitives out: the encodings documented in `NativeBridge.java`.
 
+use super::codes::{completion, entry, packed, scale};
 use super::errors::{bad_element, BridgeResult};
 use crate::completion::{Completion, Outcome};
 use crate::entry::EntryDecision;
@@ -8,8 +9,8 @@ use crate::reconcile::{ReconcilePlan, VmSummary};
 use crate::scaling::{ScaleKind, ScalingStep};
 use crate::table::{Event, Operation, Profile, State, StateUpdate};
 
-pub(crate) const NONE: i32 = -1;
-const NO_CODE: u32 = 0xFF;
+pub(crate) const NONE: i32 = super::codes::argument::NONE;
+pub(crate) const NO_CODE: u32 = packed::NONE as u32;
 
 fn unknown(argument: &'static str, kind: &'static str, code: i32) -> CoreError {
     CoreError::UnknownCode {
@@ -76,15 +77,8 @@ pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary,
     VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
 }
 
-// Kinds of a packed state update.
-const UPDATE_ENTER: u32 = 0;
-const UPDATE_SETTINGS_ONLY: u32 = 1;
-const UPDATE_ALREADY_ENTERED: u32 = 2;
-const UPDATE_REFUSE: u32 = 3;
-const UPDATE_FAIL_TAKEN_SINCE: u32 = 4;
-const UPDATE_LEAVE_IT: u32 = 5;
-
-fn pack_update(kind: u32, update: Option<StateUpdate>) -> i32 {
+fn pack_update(kind: i32, update: Option<StateUpdate>) -> i32 {
+    let kind = kind as u32;
     let (expected, event, target) = update.map_or((NO_CODE, NO_CODE, NO_CODE), |u| {
         (
             u32::from(u.expected.code()),
@@ -97,30 +91,34 @@ fn pack_update(kind: u32, update: Option<StateUpdate>) -> i32 {
 
 pub(crate) fn pack_entry(decision: EntryDecision) -> i32 {
     let (kind, event, target) = match decision {
-        EntryDecision::Transition(u) => (0, u32::from(u.event.code()), u32::from(u.target.code())),
-        EntryDecision::Proceed => (1, NO_CODE, NO_CODE),
-        EntryDecision::NothingToDo => (2, NO_CODE, NO_CODE),
-        EntryDecision::Refuse(_) => (3, NO_CODE, NO_CODE),
+        EntryDecision::Transition(u) => (
+            entry::TRANSITION,
+            u32::from(u.event.code()),
+            u32::from(u.target.code()),
+        ),
+        EntryDecision::Proceed => (entry::PROCEED, NO_CODE, NO_CODE),
+        EntryDecision::NothingToDo => (entry::NOTHING_TO_DO, NO_CODE, NO_CODE),
+        EntryDecision::Refuse(_) => (entry::REFUSE, NO_CODE, NO_CODE),
     };
-    (kind | event << 8 | target << 16) as i32
+    (kind as u32 | event << 8 | target << 16) as i32
 }
 
 pub(crate) fn pack_scale_begin(result: Result<Option<StateUpdate>, ()>) -> i32 {
     match result {
-        Ok(Some(update)) => pack_update(UPDATE_ENTER, Some(update)),
-        Ok(None) => pack_update(UPDATE_SETTINGS_ONLY, None),
-        Err(()) => pack_update(UPDATE_REFUSE, None),
+        Ok(Some(update)) => pack_update(scale::ENTER, Some(update)),
+        Ok(None) => pack_update(scale::SETTINGS_ONLY, None),
+        Err(()) => pack_update(scale::REFUSE, None),
     }
 }
 
 pub(crate) fn pack_scaling_step(step: ScalingStep) -> i32 {
     match step {
-        ScalingStep::ChangeSettingsOnly => pack_update(UPDATE_SETTINGS_ONLY, None),
-        ScalingStep::Enter(update) => pack_update(UPDATE_ENTER, Some(update)),
-        ScalingStep::AlreadyEntered => pack_update(UPDATE_ALREADY_ENTERED, None),
-        ScalingStep::Refuse(_) => pack_update(UPDATE_REFUSE, None),
+        ScalingStep::ChangeSettingsOnly => pack_update(scale::SETTINGS_ONLY, None),
+        ScalingStep::Enter(update) => pack_update(scale::ENTER, Some(update)),
+        ScalingStep::AlreadyEntered => pack_update(scale::ALREADY_ENTERED, None),
+        ScalingStep::Refuse(_) => pack_update(scale::REFUSE, None),
         ScalingStep::FailTakenSince(current) => {
-            (UPDATE_FAIL_TAKEN_SINCE
+            (scale::FAIL_TAKEN_SINCE as u32
                 | NO_CODE << 8
                 | NO_CODE << 16
                 | u32::from(current.code()) << 24) as i32
@@ -130,8 +128,8 @@ pub(crate) fn pack_scaling_step(step: ScalingStep) -> i32 {
 
 pub(crate) fn pack_completion(completion: Completion) -> i32 {
     match completion {
-        Completion::CompareAndSet(update) => pack_update(UPDATE_ENTER, Some(update)),
-        Completion::LeaveIt => pack_update(UPDATE_LEAVE_IT, None),
+        Completion::CompareAndSet(update) => pack_update(completion::COMPARE_AND_SET, Some(update)),
+        Completion::LeaveIt => pack_update(completion::LEAVE, None),
     }
 }
 
@@ -151,7 +149,7 @@ pub(crate) fn pack_reconcile(plan: &ReconcilePlan) -> i64 {
 
 /// The update of a recovery as a long: same layout as a packed state update.
 pub(crate) fn pack_recovery_update(update: StateUpdate) -> i64 {
-    i64::from(pack_update(UPDATE_ENTER, Some(update))) & 0xFFFF_FFFF
+    i64::from(pack_update(completion::COMPARE_AND_SET, Some(update))) & 0xFFFF_FFFF
 }
 
 #[cfg(test)]
@@ -166,7 +164,7 @@ mod tests {
             Operation::Upgrade,
             State::Running,
         ));
-        assert_eq!(packed & 0xFF, 0);
+        assert_eq!(packed & 0xFF, entry::TRANSITION);
         assert_eq!(
             (packed >> 8) & 0xFF,
             i32::from(Event::UpgradeRequested.code())
@@ -178,17 +176,20 @@ mod tests {
                 Operation::Upgrade,
                 State::Stopped
             )) & 0xFF,
-            3
+            entry::REFUSE
         );
     }
 
     #[test]
     fn updates_keep_the_high_byte_when_the_sign_bit_is_set() {
         let packed = pack_completion(Completion::LeaveIt);
-        assert_eq!(packed & 0xFF, 5);
+        assert_eq!(packed & 0xFF, completion::LEAVE);
         assert_eq!((packed >> 24) & 0xFF, 0xFF);
         let fail = pack_scaling_step(ScalingStep::FailTakenSince(State::Starting));
-        assert_eq!(((fail & 0xFF), (fail >> 24) & 0xFF), (4, 1));
+        assert_eq!(
+            ((fail & 0xFF), (fail >> 24) & 0xFF),
+            (scale::FAIL_TAKEN_SINCE, 1)
+        );
     }
 
     #[test]

@@ -7,20 +7,17 @@ use jni::sys::{jboolean, jint, jlong, jlongArray, JNI_FALSE};
 use jni::JNIEnv;
 
 use super::arrays::{new_longs, read_ints, read_longs, same_length};
-use super::codec;
+use super::codec::{self, NO_CODE};
+use super::codes::{completion, entry, flag, gone, host, recovery, scale};
 use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use crate::fencing::{
-    fenced_completion, fenced_entry, plan_fenced_reconcile, plan_fenced_recovery, Fence,
-    FencedCandidate, FencedEntry, FencedScale, FencedScaleStep, FencedWrite, FencingError,
-    GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token, MAX_VERSION,
+    fenced_completion, fenced_entry, plan_fenced_reconcile, plan_fenced_recovery_pass, Fence,
+    FencedCandidate, FencedEntry, FencedRecoveryPlan, FencedScale, FencedScaleStep, FencedWrite,
+    FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token, MAX_VERSION,
     OWNER_GONE_AFTER_SECS,
 };
 use crate::recovery::JobRef;
 use crate::table::State;
-
-const NO_CODE: u32 = 0xFF;
-/// Flag of a packed write: the write stores the caller's owner (else it releases the cluster).
-const FLAG_OWNER: u32 = 1;
 
 /// Stands in for the caller: the core copies the owner into the write and the Java side, which
 /// knows it, fills it in, so only the flag crosses back.
@@ -65,20 +62,35 @@ fn fence(row: Token, held: jboolean) -> Fence {
     }
 }
 
-/// Bits 0-7 kind, 8-15 event, 16-23 target state, 24-31 flags.
-fn pack_write(kind: u32, write: Option<&FencedWrite>) -> jint {
-    let (event, target, flags) = write.map_or((NO_CODE, NO_CODE, 0), |w| {
-        (
-            w.event.map_or(NO_CODE, |e| u32::from(e.code())),
-            u32::from(w.target.state.code()),
-            if w.owner.is_some() { FLAG_OWNER } else { 0 },
-        )
-    });
-    (kind | event << 8 | target << 16 | flags << 24) as jint
+/// A write's event, target state and flags in 24 bits.
+fn write_bits(write: &FencedWrite) -> u32 {
+    let flags = if write.owner.is_some() {
+        flag::OWNER as u32
+    } else {
+        0
+    };
+    write.event.map_or(NO_CODE, |e| u32::from(e.code()))
+        | u32::from(write.target.state.code()) << 8
+        | flags << 16
 }
 
-fn pack_state(kind: u32, state: State) -> jint {
-    (kind | NO_CODE << 8 | u32::from(state.code()) << 16) as jint
+/// Bits 0-7 kind, 8-15 event, 16-23 target state, 24-31 flags.
+fn pack_write(kind: i32, write: Option<&FencedWrite>) -> jint {
+    let bits = write.map_or(NO_CODE | NO_CODE << 8, write_bits);
+    (kind as u32 | bits << 8) as jint
+}
+
+fn pack_state(kind: i32, state: State) -> jint {
+    (kind as u32 | NO_CODE << 8 | u32::from(state.code()) << 16) as jint
+}
+
+/// A take that moves the cluster's state, or one that keeps it.
+fn take_kind(write: &FencedWrite, moves: i32, keeps: i32) -> i32 {
+    if write.target.state == write.expected.state {
+        keeps
+    } else {
+        moves
+    }
 }
 
 #[no_mangle]
@@ -104,17 +116,20 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
 ) -> jint {
     run(&mut env, codec::NONE, |_| {
         let row = fence(token("state", state, "version", version)?, held);
-        let entry = fenced_entry(
+        let decision = fenced_entry(
             codec::profile("profile", profile)?,
             codec::operation("operation", operation)?,
             &row,
             CALLER,
         )?;
-        Ok(match entry {
-            FencedEntry::Take { write, .. } => pack_write(0, Some(&write)),
-            FencedEntry::NothingToDo => pack_write(1, None),
-            FencedEntry::Refuse(_) => pack_write(2, None),
-            FencedEntry::Busy(_) => pack_write(3, None),
+        Ok(match decision {
+            FencedEntry::Take { write, .. } => pack_write(
+                take_kind(&write, entry::TRANSITION, entry::PROCEED),
+                Some(&write),
+            ),
+            FencedEntry::NothingToDo => pack_write(entry::NOTHING_TO_DO, None),
+            FencedEntry::Refuse(_) => pack_write(entry::REFUSE, None),
+            FencedEntry::Busy(_) => pack_write(entry::BUSY, None),
         })
     })
 }
@@ -130,17 +145,35 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
     outcome: jint,
 ) -> jint {
     run(&mut env, codec::NONE, |_| {
-        let hold = Hold {
-            token: token("holdState", hold_state, "holdVersion", hold_version)?,
-            moved_to: codec::optional_state("movedTo", moved_to)?,
+        let profile = codec::profile("profile", profile)?;
+        let outcome = codec::outcome("outcome", outcome)?;
+        let Some(hold) = hold(
+            ("holdState", hold_state),
+            ("holdVersion", hold_version),
+            ("movedTo", moved_to),
+        )?
+        else {
+            // It never held the cluster: nothing of it to end.
+            return Ok(pack_write(completion::LEAVE, None));
         };
-        let write = fenced_completion(
-            codec::profile("profile", profile)?,
-            &hold,
-            codec::outcome("outcome", outcome)?,
-        )?;
-        Ok(pack_write(0, Some(&write)))
+        let write = fenced_completion(profile, &hold, outcome)?;
+        Ok(pack_write(completion::COMPARE_AND_SET, Some(&write)))
     })
+}
+
+/// A hold handed back by the host, each part with its argument's name; -1 as its state: none.
+fn hold(
+    (state_argument, state): (&'static str, jint),
+    (version_argument, version): (&'static str, jlong),
+    (moved_argument, moved_to): (&'static str, jint),
+) -> BridgeResult<Option<Hold>> {
+    if state == codec::NONE {
+        return Ok(None);
+    }
+    Ok(Some(Hold {
+        token: token(state_argument, state, version_argument, version)?,
+        moved_to: codec::optional_state(moved_argument, moved_to)?,
+    }))
 }
 
 #[no_mangle]
@@ -152,13 +185,15 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
     scale_kind: jint,
     started_state: jint,
     started_version: jlong,
+    hold_state: jint,
+    hold_version: jlong,
+    hold_moved_to: jint,
     current_state: jint,
     current_version: jlong,
     current_held: jboolean,
 ) -> jint {
     run(&mut env, codec::NONE, |_| {
-        // A scale that holds the cluster never asks: ALREADY_HELD is decided in Java.
-        let scale = FencedScale::new(
+        let scale = FencedScale::resumed(
             codec::profile("profile", profile)?,
             codec::scale_kind("scaleKind", scale_kind)?,
             token(
@@ -168,6 +203,11 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
                 started_version,
             )?,
             CALLER,
+            hold(
+                ("holdState", hold_state),
+                ("holdVersion", hold_version),
+                ("holdMovedTo", hold_moved_to),
+            )?,
         );
         let current = fence(
             token(
@@ -179,11 +219,14 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
             current_held,
         );
         Ok(match scale.next_step(&current)? {
-            FencedScaleStep::Take(write) => pack_write(0, Some(&write)),
-            FencedScaleStep::AlreadyHeld => pack_write(1, None),
-            FencedScaleStep::FailTakenSince(now) => pack_state(2, now),
-            FencedScaleStep::Busy(_) => pack_write(3, None),
-            FencedScaleStep::Refuse(_) => pack_write(4, None),
+            FencedScaleStep::Take(write) => pack_write(
+                take_kind(&write, scale::ENTER, scale::SETTINGS_ONLY),
+                Some(&write),
+            ),
+            FencedScaleStep::AlreadyHeld => pack_write(scale::ALREADY_ENTERED, None),
+            FencedScaleStep::FailTakenSince(now) => pack_state(scale::FAIL_TAKEN_SINCE, now),
+            FencedScaleStep::Busy(_) => pack_write(scale::BUSY, None),
+            FencedScaleStep::Refuse(_) => pack_write(scale::REFUSE, None),
         })
     })
 }
@@ -213,8 +256,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
         let mut packed: u64 = 0;
         let mut count: u64 = 0;
         for (i, step) in plan.steps().enumerate() {
-            let bits = (pack_write(0, Some(&step)) as u32 >> 8) & 0xFF_FFFF;
-            packed |= u64::from(bits) << (8 + 24 * i);
+            packed |= u64::from(write_bits(&step)) << (8 + 24 * i);
             count += 1;
         }
         Ok((packed | count) as jlong)
@@ -314,9 +356,9 @@ fn hosts(
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let status = match statuses[i] {
-            0 => MsStatus::Up,
-            1 => MsStatus::Down,
-            2 => MsStatus::Other,
+            host::UP => MsStatus::Up,
+            host::DOWN => MsStatus::Down,
+            host::OTHER => MsStatus::Other,
             s => {
                 return Err(bad_element(
                     "hostStatuses",
@@ -337,16 +379,17 @@ fn hosts(
 }
 
 fn reason_code(reason: GoneReason) -> u32 {
-    match reason {
-        GoneReason::OwnerDown => 0,
-        GoneReason::OwnerRestarted => 1,
-        GoneReason::HeartbeatStale => 2,
-        GoneReason::NoOwnerNoJob => 3,
-        GoneReason::OwnerJobEnded => 4,
-    }
+    (match reason {
+        GoneReason::OwnerDown => gone::OWNER_DOWN,
+        GoneReason::OwnerRestarted => gone::OWNER_RESTARTED,
+        GoneReason::HeartbeatStale => gone::HEARTBEAT_STALE,
+        GoneReason::NoOwnerNoJob => gone::NO_OWNER_NO_JOB,
+        GoneReason::OwnerJobEnded => gone::OWNER_JOB_ENDED,
+    }) as u32
 }
 
-/// Result: [n, then n × (cluster id, packed (expected, event, target, reason), expected version)].
+/// Result: [kind (skip, wait, recover), n, then n × (cluster id, packed (expected, event,
+/// target, reason), expected version)].
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeBridge_planRecovery<
@@ -398,10 +441,15 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
                     .map_err(|_| bad_element("endedJobIds", i, format!("negative job id {id}")))
             })
             .collect::<BridgeResult<Vec<u64>>>()?;
-        let recoveries = plan_fenced_recovery(profile, &candidates, &jobs, &ended, &hosts)?;
-        let mut out = Vec::with_capacity(1 + 3 * recoveries.len());
-        out.push(recoveries.len() as jlong);
-        for r in &recoveries {
+        let plan = plan_fenced_recovery_pass(profile, &candidates, &jobs, &ended, &hosts)?;
+        let (kind, recoveries) = match &plan {
+            FencedRecoveryPlan::Skip => (recovery::SKIP, &[][..]),
+            FencedRecoveryPlan::Wait => (recovery::WAIT, &[][..]),
+            FencedRecoveryPlan::Recover(r) => (recovery::RECOVER, &r[..]),
+        };
+        let mut out = Vec::with_capacity(2 + 3 * recoveries.len());
+        out.extend([jlong::from(kind), recoveries.len() as jlong]);
+        for r in recoveries {
             let w = &r.write;
             let packed = u32::from(w.expected.state.code())
                 | w.event.map_or(NO_CODE, |e| u32::from(e.code())) << 8
@@ -414,11 +462,11 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_FencedNativeB
             ]);
         }
         log::debug!(
-            "fenced recovery plan for {} candidates, {} jobs, {} hosts: {} to recover",
+            "fenced recovery plan for {} candidates, {} jobs, {} hosts: {:?}",
             candidates.len(),
             jobs.len(),
             hosts.len(),
-            recoveries.len()
+            plan
         );
         Ok(new_longs(env, &out)?.into_raw())
     })

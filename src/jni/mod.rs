@@ -3,6 +3,7 @@
 mod arrays;
 mod bridge;
 mod codec;
+mod codes;
 mod errors;
 mod fenced;
 mod logging;

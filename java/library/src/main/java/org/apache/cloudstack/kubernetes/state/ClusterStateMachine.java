@@ -21,7 +21,7 @@ import java.util.Set;
  * {@link IllegalArgumentException} naming the argument.
  */
 public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
-    private static final int NONE_BYTE = 0xFF;
+    private static final int NONE_BYTE = NativeCodes.PACKED_NONE;
 
     private final Profile profile;
     private final int profileCode;
@@ -138,16 +138,16 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     private EntryDecision<S, E> decodeEntry(Operation operation, int s, int packed) {
         switch (packed & 0xFF) {
-            case 0: {
+            case NativeCodes.ENTRY_TRANSITION: {
                 StateUpdate<S, E> update = update(s, (packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF);
                 return update != null ? EntryDecision.transition(update)
                         : EntryDecision.refuse(operation, s, lacking((packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF));
             }
-            case 1:
+            case NativeCodes.ENTRY_PROCEED:
                 return EntryDecision.proceed();
-            case 2:
+            case NativeCodes.ENTRY_NOTHING_TO_DO:
                 return EntryDecision.nothingToDo();
-            case 3:
+            case NativeCodes.ENTRY_REFUSE:
                 return EntryDecision.refuse(operation, s, null);
             default:
                 throw unexpected("entry decision", packed);
@@ -175,11 +175,11 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int m = movedTo == null ? NativeBridge.NONE : states.code(movedTo, "movedTo");
         int packed = NativeBridge.complete(profileCode, m, outcome.ordinal());
         switch (packed & 0xFF) {
-            case 0: {
+            case NativeCodes.COMPLETION_COMPARE_AND_SET: {
                 StateUpdate<S, E> update = update((packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF, (packed >>> 24) & 0xFF);
                 return update == null ? Completion.leave() : new Completion<>(update);
             }
-            case 5:
+            case NativeCodes.COMPLETION_LEAVE:
                 return Completion.leave();
             default:
                 throw unexpected("completion", packed);
@@ -321,13 +321,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return from == null || by == null || to == null ? null : new StateUpdate<>(from, by, to);
     }
 
-    /** Decodes a packed scale begin/step result (kinds: 0 enter, 1 settings, 2 entered, 3 refuse, 4 taken). */
+    /** Decodes a packed scale begin/step result (kinds: NativeCodes.SCALE_*). */
     ScaleStep<S, E> scaleStep(int packed, ScaleKind kind, S startedFrom) {
         int b1 = (packed >>> 8) & 0xFF;
         int b2 = (packed >>> 16) & 0xFF;
         int b3 = (packed >>> 24) & 0xFF;
         switch (packed & 0xFF) {
-            case 0: {
+            case NativeCodes.SCALE_ENTER: {
                 StateUpdate<S, E> update = update(b1, b2, b3);
                 if (update == null) {
                     return new ScaleStep<>(ScaleStep.Kind.REFUSE, null,
@@ -335,13 +335,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 }
                 return new ScaleStep<>(ScaleStep.Kind.ENTER, update, null);
             }
-            case 1:
+            case NativeCodes.SCALE_SETTINGS_ONLY:
                 return new ScaleStep<>(ScaleStep.Kind.SETTINGS_ONLY, null, null);
-            case 2:
+            case NativeCodes.SCALE_ALREADY_ENTERED:
                 return new ScaleStep<>(ScaleStep.Kind.ALREADY_ENTERED, null, null);
-            case 3:
+            case NativeCodes.SCALE_REFUSE:
                 return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(kind, startedFrom));
-            case 4:
+            case NativeCodes.SCALE_FAIL_TAKEN_SINCE:
                 return new ScaleStep<>(ScaleStep.Kind.FAIL_TAKEN_SINCE, null,
                         ScaleMessages.takenSince(kind, states.libraryName(b3)));
             default:

@@ -15,8 +15,7 @@ import java.util.List;
  * that stops before such a step, and no recovery for such a cluster.
  */
 public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
-    private static final int NONE_BYTE = 0xFF;
-    private static final GoneReason[] REASONS = GoneReason.values();
+    private static final int NONE_BYTE = NativeCodes.PACKED_NONE;
 
     private final ClusterStateMachine<S, E> machine;
     private final long maxVersion;
@@ -61,22 +60,24 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int s = machine.stateCode(row.state(), "row.state");
         int packed = FencedNativeBridge.entry(machine.profileCode(), operation.ordinal(), s, row.version(),
                 row.isHeld());
-        switch (packed & 0xFF) {
-            case 0: {
+        int kind = packed & 0xFF;
+        switch (kind) {
+            case NativeCodes.ENTRY_TRANSITION:
+            case NativeCodes.ENTRY_PROCEED: {
                 FencedWrite<S, E> write = write(row.token(), packed, me);
                 if (write == null) {
                     return new FencedEntry<>(FencedEntry.Kind.REFUSE, null, null, lacking(operation, row.state(), packed),
                             null);
                 }
-                Hold<S> hold = new Hold<>(write.target(), write.event() == null ? null : write.target().state());
-                return new FencedEntry<>(FencedEntry.Kind.TAKE, write, hold, null, null);
+                return new FencedEntry<>(FencedEntry.Kind.TAKE, write, hold(write, kind == NativeCodes.ENTRY_TRANSITION),
+                        null, null);
             }
-            case 1:
+            case NativeCodes.ENTRY_NOTHING_TO_DO:
                 return new FencedEntry<>(FencedEntry.Kind.NOTHING_TO_DO, null, null, null, null);
-            case 2:
+            case NativeCodes.ENTRY_REFUSE:
                 return new FencedEntry<>(FencedEntry.Kind.REFUSE, null, null,
-                        machine.decideEntry(operation, row.state()).refusal(), null);
-            case 3:
+                        NativeBridge.refusalReason(operation.ordinal(), s), null);
+            case NativeCodes.ENTRY_BUSY:
                 return new FencedEntry<>(FencedEntry.Kind.BUSY, null, null, null, row.owner());
             default:
                 throw ClusterStateMachine.unexpected("fenced entry", packed);
@@ -91,14 +92,23 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (hold == null) {
             throw new IllegalArgumentException("hold is null");
         }
+        return completionOf(hold, outcome);
+    }
+
+    /** The completion of a hold, or null (leave it) when there is none: the core decides both. */
+    FencedWrite<S, E> completionOf(Hold<S> hold, Outcome outcome) {
         if (outcome == null) {
             throw new IllegalArgumentException("outcome is null");
         }
-        int h = machine.stateCode(hold.token().state(), "hold.state");
-        int m = hold.movedTo() == null ? NativeBridge.NONE : machine.stateCode(hold.movedTo(), "hold.movedTo");
-        int packed = FencedNativeBridge.completion(machine.profileCode(), h, hold.token().version(), m,
-                outcome.ordinal());
-        if ((packed & 0xFF) != 0) {
+        int h = hold == null ? NativeBridge.NONE : machine.stateCode(hold.token().state(), "hold.state");
+        long v = hold == null ? 0 : hold.token().version();
+        int m = hold == null || hold.movedTo() == null ? NativeBridge.NONE
+                : machine.stateCode(hold.movedTo(), "hold.movedTo");
+        int packed = FencedNativeBridge.completion(machine.profileCode(), h, v, m, outcome.ordinal());
+        if ((packed & 0xFF) == NativeCodes.COMPLETION_LEAVE) {
+            return null;
+        }
+        if ((packed & 0xFF) != NativeCodes.COMPLETION_COMPARE_AND_SET || hold == null) {
             throw ClusterStateMachine.unexpected("fenced completion", packed);
         }
         FencedWrite<S, E> write = write(hold.token(), packed, null);
@@ -150,12 +160,6 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return Collections.unmodifiableList(steps);
     }
 
-    /** Whether the scanner must look at a row: in an operation's state, or held. */
-    public boolean isCandidate(Fence<S> row) {
-        requireRow(row, "row");
-        return row.isHeld() || machine.orphanStates().contains(row.state());
-    }
-
     /**
      * One fenced recovery pass: a candidate is failed (or, held at rest, released) only when no
      * IN_PROGRESS job names it (by cluster or by the owner's job id) and its owner is provably gone.
@@ -172,6 +176,16 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
      * no longer IN_PROGRESS): the operation ended without releasing the cluster.
      */
     public List<FencedRecovery<S, E>> planRecovery(List<FencedCandidate<S>> candidates, List<InProgressJob> jobs,
+            long[] endedJobIds, List<MsHost> hosts) {
+        return planRecoveryPass(candidates, jobs, endedJobIds, hosts).recoveries();
+    }
+
+    /**
+     * The whole verdict of a pass, as {@link ClusterStateMachine#planRecovery} gives it: SKIP (no
+     * candidate), WAIT (nothing to recover while an ownerless candidate waits on a job of unknown
+     * cluster), or RECOVER these (maybe none).
+     */
+    public FencedRecoveryPlan<S, E> planRecoveryPass(List<FencedCandidate<S>> candidates, List<InProgressJob> jobs,
             long[] endedJobIds, List<MsHost> hosts) {
         if (candidates == null || jobs == null || hosts == null || endedJobIds == null) {
             throw new IllegalArgumentException((candidates == null ? "candidates" : jobs == null ? "jobs"
@@ -219,7 +233,7 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
             }
             hostMsids[i] = host.msid();
             hostRunids[i] = host.runid();
-            statuses[i] = host.status().ordinal();
+            statuses[i] = host.status().code();
             ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
         }
         long[] r = FencedNativeBridge.planRecovery(machine.profileCode(), ids, states, versions, msids, runids,
@@ -227,27 +241,28 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return decodeRecoveries(r);
     }
 
-    private List<FencedRecovery<S, E>> decodeRecoveries(long[] r) {
-        if (r == null || r.length < 1 || r[0] < 0 || r.length != 1 + 3 * r[0]) {
+    private FencedRecoveryPlan<S, E> decodeRecoveries(long[] r) {
+        RecoveryPlan.Kind kind = r == null || r.length < 2 ? null : RecoveryDecoder.kind(r[0]);
+        if (kind == null || r[1] < 0 || r.length != 2 + 3 * r[1]) {
             throw new CksStateNativeException("cks-state native library returned a malformed fenced recovery plan");
         }
-        int n = (int) r[0];
+        int n = (int) r[1];
         List<FencedRecovery<S, E>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            long id = r[1 + 3 * i];
-            int packed = (int) r[2 + 3 * i];
-            long version = r[3 + 3 * i];
+            long id = r[2 + 3 * i];
+            int packed = (int) r[3 + 3 * i];
+            long version = r[4 + 3 * i];
             S expected = machine.stateOf(packed & 0xFF);
-            int reason = (packed >>> 24) & 0xFF;
-            if (reason >= REASONS.length) {
+            GoneReason reason = GoneReason.ofCode((packed >>> 24) & 0xFF);
+            if (reason == null) {
                 throw ClusterStateMachine.unexpected("fenced recovery", packed);
             }
             FencedWrite<S, E> write = expected == null ? null : write(new Token<>(expected, version), packed & ~0xFF, null);
             if (write != null) { // else the host cannot express it: leave that cluster alone
-                out.add(new FencedRecovery<>(id, write, REASONS[reason]));
+                out.add(new FencedRecovery<>(id, write, reason));
             }
         }
-        return Collections.unmodifiableList(out);
+        return new FencedRecoveryPlan<>(kind, Collections.unmodifiableList(out));
     }
 
     // ---- shared with FencedScale
@@ -277,8 +292,13 @@ public final class FencedStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (to == null || (by == null && event != NONE_BYTE)) {
             return null;
         }
-        Owner owner = (flags & FencedNativeBridge.FLAG_OWNER) != 0 ? me : null;
+        Owner owner = (flags & NativeCodes.FLAG_OWNER) != 0 ? me : null;
         return new FencedWrite<>(expected, new Token<>(to, expected.version() + 1), by, owner);
+    }
+
+    /** What a take that hit leaves the operation: the token it wrote, and the state it moved to if it did. */
+    static <S extends Enum<S>, E extends Enum<E>> Hold<S> hold(FencedWrite<S, E> take, boolean moved) {
+        return new Hold<>(take.target(), moved ? take.target().state() : null);
     }
 
     private FencedWrite<S, E> releaseOnly(Token<S> held) {

@@ -1,15 +1,31 @@
 package org.apache.cloudstack.kubernetes.state;
 
-/** Why the owner of an operation is provably gone; ordinal = native code. */
+/** Why the owner of an operation is provably gone; each with its native code ({@code NativeCodes.GONE_*}). */
 public enum GoneReason {
     /** {@code mshost} shows the owner's server Down. */
-    OWNER_DOWN,
+    OWNER_DOWN(NativeCodes.GONE_OWNER_DOWN),
     /** The owner's msid now runs with another runid: the process restarted. */
-    OWNER_RESTARTED,
+    OWNER_RESTARTED(NativeCodes.GONE_OWNER_RESTARTED),
     /** No heartbeat for more than {@link FencedStateMachine#ownerGoneAfterSeconds()}, in database time. */
-    HEARTBEAT_STALE,
+    HEARTBEAT_STALE(NativeCodes.GONE_HEARTBEAT_STALE),
     /** No owner recorded (an older server wrote the row), no job for it and no job of unknown cluster. */
-    NO_OWNER_NO_JOB,
+    NO_OWNER_NO_JOB(NativeCodes.GONE_NO_OWNER_NO_JOB),
     /** The owner's server is up but the owner's own job row has ended: it ended without releasing. */
-    OWNER_JOB_ENDED
+    OWNER_JOB_ENDED(NativeCodes.GONE_OWNER_JOB_ENDED);
+
+    private final int code;
+
+    GoneReason(int code) {
+        this.code = code;
+    }
+
+    /** The reason of a native code, or null. */
+    static GoneReason ofCode(int code) {
+        for (GoneReason r : values()) {
+            if (r.code == code) {
+                return r;
+            }
+        }
+        return null;
+    }
 }

@@ -8,7 +8,20 @@ import java.util.Objects;
  */
 public record MsHost(long msid, long runid, Status status, long heartbeatAgeSeconds) {
     /** {@code mshost.state}: Up, Down (a peer saw it leave), anything else proves nothing. */
-    public enum Status { UP, DOWN, OTHER }
+    public enum Status {
+        UP(NativeCodes.HOST_UP), DOWN(NativeCodes.HOST_DOWN), OTHER(NativeCodes.HOST_OTHER);
+
+        private final int code;
+
+        Status(int code) {
+            this.code = code;
+        }
+
+        /** The native code ({@code NativeCodes.HOST_*}). */
+        int code() {
+            return code;
+        }
+    }
 
     public MsHost {
         Objects.requireNonNull(status, "status");

@@ -9,10 +9,10 @@ package org.apache.cloudstack.kubernetes.state;
  * of different lengths throw {@link IllegalArgumentException} naming the argument; a Rust panic
  * throws {@link CksStateNativeException} carrying the panic message.
  *
- * <p>Packed results (all fields unsigned bytes, "none" state/event = 0xFF):
+ * <p>Packed results (all fields unsigned bytes, "none" state/event = {@code NativeCodes.PACKED_NONE});
+ * every kind is a {@link NativeCodes} constant, one table with the Rust side (spec/state-machine.tsv):
  * <ul>
- *   <li>entry decision (int): bits 0-7 kind (0 transition, 1 proceed, 2 nothing to do,
- *       3 refuse), 8-15 event, 16-23 target state;</li>
+ *   <li>entry decision (int): bits 0-7 kind ({@code ENTRY_*}), 8-15 event, 16-23 target state;</li>
  *   <li>state update (int): bits 0-7 kind, 8-15 expected state, 16-23 event, 24-31 target;</li>
  *   <li>reconcile plan (long): bits 0-7 step count (0..2), then each step's
  *       (expected, event, target) in 24 bits starting at bit 8 and bit 32.</li>
@@ -20,12 +20,9 @@ package org.apache.cloudstack.kubernetes.state;
  */
 final class NativeBridge {
     /** Bumped whenever a signature or an encoding of this class changes. */
-    static final int ABI_VERSION = 2;
+    static final int ABI_VERSION = 3;
 
-    static final int NONE = -1;
-    static final int KIND_NAMES_STATES = 0;
-    static final int KIND_NAMES_EVENTS = 1;
-    static final int KIND_NAMES_OPERATIONS = 2;
+    static final int NONE = NativeCodes.ARGUMENT_NONE;
 
     private NativeBridge() {
     }
@@ -35,7 +32,7 @@ final class NativeBridge {
     /** The cheapest possible JNI round trip: the benchmark floor. Returns x + 1. */
     static native int noop(int x);
 
-    /** Names by code for KIND_NAMES_*: array index = code. Cold. */
+    /** Names by code for NativeCodes.NAMES_*: array index = code. Cold. */
     static native String[] names(int kind);
 
     /** Transition rows of a profile as triples (from, event, to), in file order. Cold. */
@@ -58,30 +55,29 @@ final class NativeBridge {
 
     /**
      * Scaling: may a scale operation of this kind start from this state? Packed state update:
-     * kind 0 enter (expected, event, target), 1 settings only (Created), 3 refuse.
+     * kind {@code SCALE_ENTER} (expected, event, target), {@code SCALE_SETTINGS_ONLY} (Created), {@code SCALE_REFUSE}.
      * scaleKind: 0 scale up, 1 scale down, 2 offering change only, 3 autoscale.
      */
     static native int scaleBegin(int profile, int scaleKind, int startedFrom);
 
     /**
      * Scaling: what one scaling step does. entered = state this operation moved the cluster to,
-     * or -1. Packed state update: kind 0 enter (expected, event, target), 1 settings only,
-     * 2 already entered, 4 fail: taken since (current state in the target field),
-     * 3 refuse (kind cannot start from startedFrom).
+     * or -1. Packed state update: kind {@code SCALE_*}; FAIL_TAKEN_SINCE carries the current state in
+     * the target field; REFUSE: the kind cannot start from startedFrom.
      */
     static native int scaleStep(int profile, int scaleKind, int startedFrom, int entered, int current);
 
     /**
      * Completion: movedTo = state the operation moved the cluster to, or -1 when it proceeded
      * without a change. outcome: 0 succeeded, 1 failed, 2 create failed. Packed state update:
-     * kind 0 compare-and-set (expected, event, target), 5 leave it.
+     * kind {@code COMPLETION_COMPARE_AND_SET} (expected, event, target) or {@code COMPLETION_LEAVE}.
      */
     static native int complete(int profile, int movedTo, int outcome);
 
     /**
      * Orphan recovery. clusterIds/clusterStates/clusterVersions (versions may be null) are the
      * candidates as read; jobClusterIds are the IN_PROGRESS cluster jobs, -1 = unknown cluster.
-     * Result: [kind (0 skip, 1 wait, 2 recover), n, then n × (clusterId, packed update, version)].
+     * Result: [kind ({@code RECOVERY_*}), n, then n × (clusterId, packed update, version)].
      */
     static native long[] planRecovery(long[] clusterIds, int[] clusterStates, long[] clusterVersions,
             long[] jobClusterIds);

@@ -90,9 +90,9 @@ public final class NativeLibrary {
     private static String loadOnce() {
         String where = LibraryLocator.loadFirstAvailable();
         checkAbi(NativeBridge.abiVersion(), where);
-        checkOperations(NativeBridge.names(NativeBridge.KIND_NAMES_OPERATIONS), where);
-        stateNames = NativeBridge.names(NativeBridge.KIND_NAMES_STATES);
-        eventNames = NativeBridge.names(NativeBridge.KIND_NAMES_EVENTS);
+        checkOperations(NativeBridge.names(NativeCodes.NAMES_OPERATIONS), where);
+        stateNames = NativeBridge.names(NativeCodes.NAMES_STATES);
+        eventNames = NativeBridge.names(NativeCodes.NAMES_EVENTS);
         NativeLog.applyLevel();
         return where;
     }

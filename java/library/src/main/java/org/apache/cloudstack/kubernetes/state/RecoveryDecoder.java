@@ -5,13 +5,13 @@ import java.util.List;
 
 /** Decodes the native recovery plan: [kind, n, n x (clusterId, packed update, version)]. */
 final class RecoveryDecoder {
-    private static final RecoveryPlan.Kind[] KINDS = RecoveryPlan.Kind.values();
 
     private RecoveryDecoder() {
     }
 
     static <S extends Enum<S>, E extends Enum<E>> RecoveryPlan<S, E> decode(ClusterStateMachine<S, E> machine, long[] r) {
-        if (r == null || r.length < 2 || r[0] < 0 || r[0] >= KINDS.length || r[1] < 0 || r.length != 2 + 3 * r[1]) {
+        RecoveryPlan.Kind kind = r == null || r.length < 2 ? null : kind(r[0]);
+        if (kind == null || r[1] < 0 || r.length != 2 + 3 * r[1]) {
             throw new CksStateNativeException("cks-state native library returned a malformed recovery plan of length "
                     + (r == null ? "null" : String.valueOf(r.length)));
         }
@@ -21,7 +21,7 @@ final class RecoveryDecoder {
             long id = r[2 + 3 * i];
             int packed = (int) r[3 + 3 * i];
             long version = r[4 + 3 * i];
-            if ((packed & 0xFF) != 0) {
+            if ((packed & 0xFF) != NativeCodes.COMPLETION_COMPARE_AND_SET) {
                 throw ClusterStateMachine.unexpected("recovery update", packed);
             }
             StateUpdate<S, E> update = machine.update((packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF, (packed >>> 24) & 0xFF);
@@ -29,6 +29,17 @@ final class RecoveryDecoder {
                 recoveries.add(new ClusterRecovery<>(id, update, version));
             }
         }
-        return new RecoveryPlan<>(KINDS[(int) r[0]], recoveries);
+        return new RecoveryPlan<>(kind, recoveries);
+    }
+
+    /** The plan kind of a native code, or null. */
+    static RecoveryPlan.Kind kind(long code) {
+        if (code == NativeCodes.RECOVERY_SKIP) {
+            return RecoveryPlan.Kind.SKIP;
+        }
+        if (code == NativeCodes.RECOVERY_WAIT) {
+            return RecoveryPlan.Kind.WAIT;
+        }
+        return code == NativeCodes.RECOVERY_RECOVER ? RecoveryPlan.Kind.RECOVER : null;
     }
 }

@@ -29,7 +29,7 @@ class FencedStateMachineTest {
             "constants", new Object[] {},
             "entry", new Object[] {0, 5, 2, 4L, false},
             "completion", new Object[] {0, 7, 5L, 7, 0},
-            "scaleStep", new Object[] {0, 0, 2, 1L, 2, 1L, false},
+            "scaleStep", new Object[] {0, 0, 2, 1L, -1, 0L, -1, 2, 1L, false},
             "reconcile", new Object[] {0, 10, 3L, false, 0},
             "planRecovery", new Object[] {0, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-1},
                 new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0], NO_LONGS});
@@ -69,7 +69,9 @@ class FencedStateMachineTest {
         badInput("operation", () -> FencedNativeBridge.entry(0, 99, 2, 1, false));
         badInput("exhausted", () -> FencedNativeBridge.entry(0, 5, 2, Long.MAX_VALUE, false));
         badInput("movedTo", () -> FencedNativeBridge.completion(0, 7, 5, 77, 0));
-        badInput("currentVersion", () -> FencedNativeBridge.scaleStep(0, 0, 2, 1, 2, -5, false));
+        badInput("currentVersion", () -> FencedNativeBridge.scaleStep(0, 0, 2, 1, -1, 0, -1, 2, -5, false));
+        badInput("holdVersion", () -> FencedNativeBridge.scaleStep(0, 0, 2, 1, 5, -3, 5, 2, 1, false));
+        badInput("holdMovedTo", () -> FencedNativeBridge.scaleStep(0, 0, 2, 1, 5, 2, 99, 5, 2, true));
         badInput("listedState", () -> FencedNativeBridge.reconcile(0, 200, 3, false, 0));
         badInput("clusterStates", () -> FencedNativeBridge.planRecovery(0, new long[] {1}, new int[0], new long[] {0},
                 new long[] {-1}, new long[] {-1}, new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,

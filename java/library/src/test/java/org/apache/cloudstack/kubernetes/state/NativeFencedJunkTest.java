@@ -125,11 +125,14 @@ class NativeFencedJunkTest {
             int k = code(j, ScaleKind.values().length, clean);
             int from = code(j, states, clean);
             long fromVersion = version(j, clean);
+            int hold = j.random.nextInt(3) == 0 ? code(j, states, clean) : NativeBridge.NONE;
+            long holdVersion = version(j, clean);
+            int holdMovedTo = j.random.nextBoolean() ? code(j, states, clean) : NativeBridge.NONE;
             int current = code(j, states, clean);
             long currentVersion = version(j, clean);
             boolean held = j.random.nextBoolean();
-            return answer(clean, () -> FencedNativeBridge.scaleStep(p, k, from, fromVersion, current, currentVersion,
-                    held));
+            return answer(clean, () -> FencedNativeBridge.scaleStep(p, k, from, fromVersion, hold, holdVersion,
+                    holdMovedTo, current, currentVersion, held));
         });
         hammer("reconcile", 35, j -> {
             boolean clean = j.random.nextBoolean();
@@ -187,7 +190,8 @@ class NativeFencedJunkTest {
             return answer(clean, () -> {
                 long[] plan = FencedNativeBridge.planRecovery(p, ids, clusterStates, versions, msids, runids, ownerJobs,
                         jobIds, jobClusters, new long[0], hostMsids, hostRunids, statuses, ages);
-                assertTrue(plan.length >= 1 && plan.length == 1 + 3 * plan[0], "plan layout");
+                assertTrue(plan.length >= 2 && plan.length == 2 + 3 * plan[1] && RecoveryDecoder.kind(plan[0]) != null,
+                        "plan layout");
             });
         });
     }

@@ -263,7 +263,7 @@ class NativeJunkTest {
             int o = j.code(OPERATIONS);
             int s = j.code(states);
             return expect(valid(p, PROFILES) && valid(o, OPERATIONS) && valid(s, states),
-                    () -> (NativeBridge.decideEntry(p, o, s) & 0xFF) <= 3);
+                    () -> (NativeBridge.decideEntry(p, o, s) & 0xFF) != NativeCodes.ENTRY_BUSY);
         });
         hammer("refusalReason", 8, j -> {
             int o = j.code(OPERATIONS);
@@ -282,7 +282,8 @@ class NativeJunkTest {
             int s = j.code(states);
             return expect(valid(p, PROFILES) && valid(k, SCALE_KINDS) && valid(s, states), () -> {
                 int kind = NativeBridge.scaleBegin(p, k, s) & 0xFF;
-                return kind == 0 || kind == 1 || kind == 3;
+                return kind == NativeCodes.SCALE_ENTER || kind == NativeCodes.SCALE_SETTINGS_ONLY
+                        || kind == NativeCodes.SCALE_REFUSE;
             });
         });
         hammer("scaleStep", 11, j -> {
@@ -293,7 +294,7 @@ class NativeJunkTest {
             int current = j.code(states);
             return expect(valid(p, PROFILES) && valid(k, SCALE_KINDS) && valid(from, states)
                     && optional(entered, states) && valid(current, states),
-                    () -> (NativeBridge.scaleStep(p, k, from, entered, current) & 0xFF) <= 4);
+                    () -> (NativeBridge.scaleStep(p, k, from, entered, current) & 0xFF) != NativeCodes.SCALE_BUSY);
         });
         hammer("complete", 12, j -> {
             int p = j.code(PROFILES);
@@ -301,7 +302,7 @@ class NativeJunkTest {
             int o = j.code(OUTCOMES);
             return expect(valid(p, PROFILES) && optional(moved, states) && valid(o, OUTCOMES), () -> {
                 int kind = NativeBridge.complete(p, moved, o) & 0xFF;
-                return kind == 0 || kind == 5;
+                return kind == NativeCodes.COMPLETION_COMPARE_AND_SET || kind == NativeCodes.COMPLETION_LEAVE;
             });
         });
         hammer("planReconcile", 13, j -> {

@@ -19,7 +19,7 @@ class NativeMethodsBoundTest {
     private static final Map<String, Object[]> ARGS = Map.ofEntries(
             Map.entry("abiVersion", new Object[] {}),
             Map.entry("noop", new Object[] {41}),
-            Map.entry("names", new Object[] {NativeBridge.KIND_NAMES_STATES}),
+            Map.entry("names", new Object[] {NativeCodes.NAMES_STATES}),
             Map.entry("transitions", new Object[] {0}),
             Map.entry("orphanStates", new Object[] {}),
             Map.entry("nextState", new Object[] {0, 0, 0}),

@@ -32,6 +32,8 @@ final class SpecTable {
     final Set<String> proceed = new LinkedHashSet<>();
     final Set<String> nothing = new LinkedHashSet<>();
     final Set<String> orphans = new LinkedHashSet<>();
+    /** "family.NAME" -> value, in file order. */
+    final Map<String, Integer> codes = new LinkedHashMap<>();
 
     private static SpecTable instance;
 
@@ -88,6 +90,9 @@ final class SpecTable {
                     break;
                 case "orphan":
                     orphans.add(f[1]);
+                    break;
+                case "code":
+                    codes.put(f[1] + "." + f[2], Integer.parseInt(f[3]));
                     break;
                 default:
                     throw new IllegalStateException("unknown line kind in the table: " + line);

@@ -68,15 +68,30 @@ class TransitionTableTest {
     @org.junit.jupiter.api.Test
     void namesByCodeEqualTheFile() {
         NativeLibrary.load();
-        assertEquals(List.copyOf(spec.states.values()), List.of(NativeBridge.names(NativeBridge.KIND_NAMES_STATES)));
-        assertEquals(List.copyOf(spec.events.values()), List.of(NativeBridge.names(NativeBridge.KIND_NAMES_EVENTS)));
+        assertEquals(List.copyOf(spec.states.values()), List.of(NativeBridge.names(NativeCodes.NAMES_STATES)));
+        assertEquals(List.copyOf(spec.events.values()), List.of(NativeBridge.names(NativeCodes.NAMES_EVENTS)));
         assertEquals(List.copyOf(spec.operations.values()),
-                List.of(NativeBridge.names(NativeBridge.KIND_NAMES_OPERATIONS)));
+                List.of(NativeBridge.names(NativeCodes.NAMES_OPERATIONS)));
         List<String> ops = new ArrayList<>();
         for (Operation op : Operation.values()) {
             ops.add(op.specName());
         }
         assertEquals(List.copyOf(spec.operations.values()), ops);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theCodeTableEqualsTheFile() throws IllegalAccessException {
+        java.util.Map<String, Integer> generated = new java.util.LinkedHashMap<>();
+        for (java.lang.reflect.Field f : NativeCodes.class.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == int.class) {
+                generated.put(f.getName(), f.getInt(null));
+            }
+        }
+        java.util.Map<String, Integer> expected = new java.util.LinkedHashMap<>();
+        spec.codes.forEach((familyAndName, value) -> expected.put(
+                familyAndName.replace('.', '_').toUpperCase(java.util.Locale.ROOT), value));
+        assertEquals(expected, generated, "NativeCodes must be generated from spec/state-machine.tsv's code rows");
+        org.junit.jupiter.api.Assertions.assertFalse(expected.isEmpty());
     }
 
     @org.junit.jupiter.api.Test

@@ -18,11 +18,13 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Fence;
 import org.apache.cloudstack.kubernetes.state.FencedCandidate;
 import org.apache.cloudstack.kubernetes.state.FencedRecovery;
+import org.apache.cloudstack.kubernetes.state.FencedRecoveryPlan;
 import org.apache.cloudstack.kubernetes.state.FencedStateMachine;
 import org.apache.cloudstack.kubernetes.state.FencedWrite;
 import org.apache.cloudstack.kubernetes.state.InProgressJob;
 import org.apache.cloudstack.kubernetes.state.MsHost;
 import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.RecoveryPlan;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -165,13 +167,15 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
             }
         }
         long[] ended = endedOwnerJobs(c, candidates, inProgress);
-        List<FencedRecovery<S, E>> plan = fenced.planRecovery(candidates, inProgress, ended, hosts);
+        FencedRecoveryPlan<S, E> verdict = fenced.planRecoveryPass(candidates, inProgress, ended, hosts);
+        List<FencedRecovery<S, E>> plan = verdict.recoveries();
+        if (verdict.kind() == RecoveryPlan.Kind.WAIT) {
+            return new RecoveryResult(RecoveryResult.Kind.WAITED, candidateIds, List.of(), List.of(), unknown,
+                    counter.count());
+        }
         if (plan.isEmpty()) {
-            boolean ownerless = candidates.stream().anyMatch(k -> !k.fence().isHeld());
-            RecoveryResult.Kind kind = !unknown.isEmpty() && ownerless ? RecoveryResult.Kind.WAITED
-                    : RecoveryResult.Kind.NOTHING_TO_RECOVER;
-            return new RecoveryResult(kind, candidateIds, List.of(), List.of(),
-                    kind == RecoveryResult.Kind.WAITED ? unknown : List.of(), counter.count());
+            return new RecoveryResult(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(),
+                    List.of(), counter.count());
         }
         List<Long> recovered = new ArrayList<>();
         List<Long> missed = new ArrayList<>();
