@@ -96,7 +96,17 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
 
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        return ScanPass.run(source, "fenced status scanner: orphan recovery", this::recover);
+        return ScanPass.run(source, "fenced status scanner: orphan recovery", (c, counter) -> recover(c, counter, null));
+    }
+
+    @Override
+    public RecoveryPreview<S> previewOrphanRecovery() {
+        List<RecoveryPreview.Planned<S>> planned = new ArrayList<>();
+        RecoveryResult r = ScanPass.run(source, "fenced status scanner: orphan recovery preview",
+                (c, counter) -> recover(c, counter, planned));
+        RecoveryResult.Kind kind = r.kind() == RecoveryResult.Kind.RECOVERED && planned.isEmpty()
+                ? RecoveryResult.Kind.NOTHING_TO_RECOVER : r.kind();
+        return new RecoveryPreview<>(kind, r.candidateIds(), planned, r.unknownJobIds());
     }
 
     /**
@@ -137,7 +147,9 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         return ended.stream().mapToLong(Long::longValue).toArray();
     }
 
-    private RecoveryResult recover(Connection c, StatementCounter counter) throws SQLException {
+    /** The pass; with {@code preview} not null it only collects what it would do there. */
+    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryPreview.Planned<S>> preview)
+            throws SQLException {
         List<FencedCandidate<S>> candidates = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
@@ -180,6 +192,11 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         List<Long> recovered = new ArrayList<>();
         List<Long> missed = new ArrayList<>();
         for (FencedRecovery<S, E> r : plan) {
+            if (preview != null) {
+                preview.add(new RecoveryPreview.Planned<>(r.clusterId(), r.write().expected().state(),
+                        r.write().target().state(), "owner gone: " + r.reason()));
+                continue;
+            }
             boolean hit = false;
             listener.beforeRecovery(r.clusterId());
             try {

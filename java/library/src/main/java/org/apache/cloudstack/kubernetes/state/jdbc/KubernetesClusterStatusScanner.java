@@ -86,10 +86,22 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     /** One orphan-recovery pass (see the class comment). */
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        return ScanPass.run(source, "status scanner: orphan recovery", this::recover);
+        return ScanPass.run(source, "status scanner: orphan recovery", (c, counter) -> recover(c, counter, null));
     }
 
-    private RecoveryResult recover(Connection c, StatementCounter counter) throws SQLException {
+    @Override
+    public RecoveryPreview<S> previewOrphanRecovery() {
+        List<RecoveryPreview.Planned<S>> planned = new ArrayList<>();
+        RecoveryResult r = ScanPass.run(source, "status scanner: orphan recovery preview",
+                (c, counter) -> recover(c, counter, planned));
+        RecoveryResult.Kind kind = r.kind() == RecoveryResult.Kind.RECOVERED && planned.isEmpty()
+                ? RecoveryResult.Kind.NOTHING_TO_RECOVER : r.kind();
+        return new RecoveryPreview<>(kind, r.candidateIds(), planned, r.unknownJobIds());
+    }
+
+    /** The pass; with {@code preview} not null it only collects what it would do there. */
+    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryPreview.Planned<S>> preview)
+            throws SQLException {
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
         List<S> states = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
@@ -133,6 +145,11 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 List<Long> recovered = new ArrayList<>();
                 List<Long> missed = new ArrayList<>();
                 for (ClusterRecovery<S, E> r : plan.recoveries()) {
+                    if (preview != null) {
+                        preview.add(new RecoveryPreview.Planned<>(r.clusterId(), r.update().expected(),
+                                r.update().target(), "no IN_PROGRESS job names it, and no job of unknown cluster runs"));
+                        continue;
+                    }
                     boolean hit = false;
                     listener.beforeRecovery(r.clusterId());
                     try {

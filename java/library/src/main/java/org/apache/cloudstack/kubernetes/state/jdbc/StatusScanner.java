@@ -15,6 +15,9 @@ public interface StatusScanner<S extends Enum<S>, E extends Enum<E>> {
     /** One orphan-recovery pass. */
     RecoveryResult recoverOrphanedOperationStates();
 
+    /** The same pass's reads and plan, writing nothing: what it would do now (tools: scan, explain). */
+    RecoveryPreview<S> previewOrphanRecovery();
+
     /** One Alert-reconciliation / fault-detection pass; {@code healthy} answers for Alert clusters whose VMs run. */
     ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy);
 }

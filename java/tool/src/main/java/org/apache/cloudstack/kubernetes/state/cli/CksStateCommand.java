@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SimulateCommand.class,
             ScanCommand.class,
+            ExplainCommand.class,
         })
 public final class CksStateCommand implements Runnable {
     @CommandLine.Spec

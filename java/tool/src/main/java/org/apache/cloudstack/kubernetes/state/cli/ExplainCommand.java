@@ -1,0 +1,159 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import java.io.PrintWriter;
+import java.sql.DriverManager;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.explain.ClusterExplainer;
+import org.apache.cloudstack.kubernetes.state.explain.ClusterExplanation;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.text.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code cks-state explain CLUSTER}: why a cluster is where it is, and what the scanner will do. Read-only. */
+@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Explain one Kubernetes cluster, read-only: its state (fenced mode: version and owner), the"
+                + " recent async jobs that name it (by instance_id or by its uuid in job_cmd_info), the management"
+                + " servers involved, the IN_PROGRESS jobs of unknown cluster that make the scanner wait, and the"
+                + " verdict the status scanner reaches now (recover, wait or leave) with its reason, from the"
+                + " scanner's own code. Exit 1 when CLUSTER names no cluster or several."})
+final class ExplainCommand implements Callable<Integer> {
+    enum Format { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "CLUSTER", description = "the cluster's id, uuid or name")
+    String cluster;
+
+    @Option(names = "--jdbc-url", required = true,
+            description = "the CloudStack database, e.g. jdbc:mariadb://127.0.0.1:3306/cloud")
+    String jdbcUrl;
+
+    @Option(names = "--user", description = "database user (its password comes from --password-env or a prompt)")
+    String user;
+
+    @Option(names = "--password-env", paramLabel = "VAR", description = "environment variable holding the password")
+    String passwordEnv;
+
+    @Option(names = "--mode", defaultValue = "compat",
+            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
+    String mode;
+
+    @Option(names = "--jobs", defaultValue = "10", description = "how many of the newest jobs to show (default: ${DEFAULT-VALUE})")
+    int maxJobs;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Override
+    public Integer call() throws Exception {
+        String password = DatabasePassword.of(spec, user, passwordEnv);
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
+        ClusterExplainer<State, Event> explainer = new ClusterExplainer<>(machine,
+                () -> user == null ? DriverManager.getConnection(jdbcUrl) : DriverManager.getConnection(jdbcUrl, user, password),
+                StateMode.fromConfig(mode), Math.max(1, maxJobs));
+        ClusterExplanation e;
+        try {
+            e = explainer.explain(cluster.strip());
+        } catch (ClusterExplainer.NotFound notFound) {
+            spec.commandLine().getErr().println("cks-state explain: " + notFound.getMessage());
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.json ? json(e) : text(e));
+        out.flush();
+        return 0;
+    }
+
+    private static String text(ClusterExplanation e) {
+        StringBuilder out = new StringBuilder();
+        ClusterExplanation.Cluster c = e.cluster();
+        out.append(String.format(Locale.ROOT, "cluster %d %s %s%n  state %s%s%s%s%n", c.id(), c.uuid(), c.name(), c.state(),
+                c.version() == null ? "" : ", version " + c.version(),
+                c.ownerMsid() == null ? (c.version() == null ? "" : ", no owner")
+                        : ", owner msid " + c.ownerMsid() + " runid " + c.ownerRunid() + " job " + c.ownerJobId(),
+                c.removed() == null ? "" : ", removed " + c.removed()));
+        out.append("jobs naming it (newest first):\n");
+        if (e.jobs().isEmpty()) {
+            out.append("  none\n");
+        }
+        for (ClusterExplanation.Job j : e.jobs()) {
+            out.append(String.format(Locale.ROOT, "  %d %s %s result %s%s, init msid %s, executing msid %s, created %s,"
+                    + " updated %s%s (by %s)%n", j.id(), shortName(j.command()), j.statusName(),
+                    j.resultCode(), j.result() == null ? "" : " \"" + oneLine(j.result()) + "\"", j.initMsid(),
+                    j.executingMsid(), j.created(), j.lastUpdated(), j.removed() == null ? "" : ", removed " + j.removed(),
+                    j.namedBy()));
+        }
+        out.append("management servers:\n");
+        if (e.servers().isEmpty()) {
+            out.append("  none involved\n");
+        }
+        for (ClusterExplanation.Server s : e.servers()) {
+            out.append(String.format(Locale.ROOT, "  msid %d %s %s runid %d, last update %s%s%n", s.msid(), s.name(),
+                    s.state(), s.runid(), s.lastUpdate(), s.removed() == null ? "" : ", removed " + s.removed()));
+        }
+        out.append("IN_PROGRESS jobs of unknown cluster: ")
+                .append(e.unknownClusterJobIds().isEmpty() ? "none" : e.unknownClusterJobIds() + " (the scanner waits on them)")
+                .append('\n');
+        ClusterExplanation.Verdict v = e.verdict();
+        out.append("verdict: ").append(v.kind())
+                .append(v.kind() == ClusterExplanation.Verdict.Kind.RECOVER ? " to " + v.to() : "")
+                .append(": ").append(v.reason()).append('\n');
+        return out.toString();
+    }
+
+    private static String json(ClusterExplanation e) {
+        ClusterExplanation.Cluster c = e.cluster();
+        StringBuilder out = new StringBuilder("{\"cluster\": {\"id\": ").append(c.id())
+                .append(", \"uuid\": ").append(Json.quote(c.uuid())).append(", \"name\": ").append(Json.quote(c.name()))
+                .append(", \"state\": ").append(Json.quote(c.state())).append(", \"removed\": ").append(Json.quote(c.removed()))
+                .append(", \"version\": ").append(c.version()).append(", \"owner\": ");
+        out.append(c.ownerMsid() == null ? "null" : "{\"msid\": " + c.ownerMsid() + ", \"runid\": " + c.ownerRunid()
+                + ", \"job\": " + c.ownerJobId() + "}");
+        out.append("}, \"jobs\": [");
+        String sep = "";
+        for (ClusterExplanation.Job j : e.jobs()) {
+            out.append(sep).append("{\"id\": ").append(j.id()).append(", \"command\": ").append(Json.quote(j.command()))
+                    .append(", \"status\": ").append(Json.quote(j.statusName())).append(", \"result_code\": ")
+                    .append(j.resultCode()).append(", \"result\": ").append(Json.quote(j.result()))
+                    .append(", \"init_msid\": ").append(j.initMsid()).append(", \"executing_msid\": ").append(j.executingMsid())
+                    .append(", \"created\": ").append(Json.quote(j.created())).append(", \"last_updated\": ")
+                    .append(Json.quote(j.lastUpdated())).append(", \"removed\": ").append(Json.quote(j.removed()))
+                    .append(", \"named_by\": ").append(Json.quote(j.namedBy())).append('}');
+            sep = ", ";
+        }
+        out.append("], \"servers\": [");
+        sep = "";
+        for (ClusterExplanation.Server s : e.servers()) {
+            out.append(sep).append("{\"msid\": ").append(s.msid()).append(", \"name\": ").append(Json.quote(s.name()))
+                    .append(", \"state\": ").append(Json.quote(s.state())).append(", \"runid\": ").append(s.runid())
+                    .append(", \"last_update\": ").append(Json.quote(s.lastUpdate())).append(", \"removed\": ")
+                    .append(Json.quote(s.removed())).append('}');
+            sep = ", ";
+        }
+        ClusterExplanation.Verdict v = e.verdict();
+        out.append("], \"unknown_cluster_jobs\": ").append(e.unknownClusterJobIds())
+                .append(", \"verdict\": {\"kind\": ").append(Json.quote(v.kind().name().toLowerCase(Locale.ROOT)))
+                .append(", \"to\": ").append(Json.quote(v.to())).append(", \"jobs\": ").append(v.jobIds())
+                .append(", \"reason\": ").append(Json.quote(v.reason())).append("}}\n");
+        return out.toString();
+    }
+
+    private static String shortName(String command) {
+        return command == null ? null : command.substring(command.lastIndexOf('.') + 1);
+    }
+
+    private static String oneLine(String s) {
+        String flat = s.replaceAll("\\s+", " ").strip();
+        return flat.length() > 160 ? flat.substring(0, 157) + "..." : flat;
+    }
+}

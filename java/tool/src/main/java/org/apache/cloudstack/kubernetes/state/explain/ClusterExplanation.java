@@ -1,0 +1,56 @@
+package org.apache.cloudstack.kubernetes.state.explain;
+
+import java.util.List;
+
+/**
+ * What an operator asks about one cluster: its row, the jobs that name it, the management
+ * servers involved, the jobs of unknown cluster that make the scanner wait, and the scanner's
+ * verdict now. Read-only; every time is the database's, as text.
+ */
+public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> servers, List<Long> unknownClusterJobIds,
+        Verdict verdict) {
+
+    /** The {@code kubernetes_cluster} row; {@code version} and owner only where the fenced columns exist. */
+    public record Cluster(long id, String uuid, String name, String state, String clusterType, String removed,
+            Long version, Long ownerMsid, Long ownerRunid, Long ownerJobId) {
+    }
+
+    /** An {@code async_job} row that names the cluster, by {@code instance_id} or by its uuid in {@code job_cmd_info}. */
+    public record Job(long id, String command, int status, Integer resultCode, String result, Long initMsid,
+            Long executingMsid, String created, String lastUpdated, String removed, String namedBy) {
+        /** CloudStack's job_status names. */
+        public String statusName() {
+            switch (status) {
+                case 0:
+                    return "IN_PROGRESS";
+                case 1:
+                    return "SUCCEEDED";
+                case 2:
+                    return "FAILED";
+                case 3:
+                    return "CANCELLED";
+                default:
+                    return String.valueOf(status);
+            }
+        }
+    }
+
+    /** An {@code mshost} row. */
+    public record Server(long msid, String name, String state, long runid, String lastUpdate, String removed) {
+    }
+
+    /** RECOVER (to {@code to}), WAIT (on {@code jobIds}), or LEAVE; {@code reason} says why. */
+    public record Verdict(Kind kind, String to, List<Long> jobIds, String reason) {
+        public enum Kind { RECOVER, WAIT, LEAVE }
+
+        public Verdict {
+            jobIds = List.copyOf(jobIds);
+        }
+    }
+
+    public ClusterExplanation {
+        jobs = List.copyOf(jobs);
+        servers = List.copyOf(servers);
+        unknownClusterJobIds = List.copyOf(unknownClusterJobIds);
+    }
+}

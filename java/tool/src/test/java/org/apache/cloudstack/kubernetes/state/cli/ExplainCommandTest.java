@@ -1,0 +1,205 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** `cks-state explain` on H2 and MariaDB: every verdict, the jobs and servers it shows, JSON, bad names. */
+class ExplainCommandTest {
+    private static final String SCALE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.ScaleKubernetesClusterCmd";
+    private static final String UPGRADE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.UpgradeKubernetesClusterCmd";
+
+    private final Map<String, Long> ids = new LinkedHashMap<>();
+
+    private long cluster(Connection c, String name, String state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
+                + " cluster_type) VALUES (?, ?, ?, NOW(), 'CloudManaged')", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, "uuid-" + name);
+            ps.setString(2, name);
+            ps.setString(3, state);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                ids.put(name, keys.getLong(1));
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    private static long job(Connection c, String cmd, int status, Long instanceId, String cmdInfo, Integer resultCode,
+            String result, long msid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (job_cmd, job_cmd_info, job_status,"
+                + " job_result_code, job_result, instance_type, instance_id, job_init_msid, job_executing_msid, created,"
+                + " last_updated) VALUES (?, ?, ?, ?, ?, 'KubernetesCluster', ?, ?, ?, NOW(), NOW())",
+                Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, cmd);
+            ps.setString(2, cmdInfo);
+            ps.setInt(3, status);
+            ps.setObject(4, resultCode);
+            ps.setString(5, result);
+            ps.setObject(6, instanceId);
+            ps.setLong(7, msid);
+            ps.setLong(8, msid);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    private static void mshost(Connection c, long msid, String state, long runid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO mshost (msid, runid, name, state, last_update)"
+                + " VALUES (?, ?, ?, ?, NOW())")) {
+            ps.setLong(1, msid);
+            ps.setLong(2, runid);
+            ps.setString(3, "ms-" + msid);
+            ps.setString(4, state);
+            ps.executeUpdate();
+        }
+    }
+
+    private static String state(ToolDatabase db, long id) throws SQLException {
+        try (Connection c = db.connect(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT state FROM kubernetes_cluster WHERE id = " + id)) {
+            rs.next();
+            return rs.getString(1).strip();
+        }
+    }
+
+    private static ToolRun explain(ToolDatabase db, String... more) {
+        String[] args = new String[3 + more.length];
+        args[0] = "explain";
+        args[1] = "--jdbc-url";
+        args[2] = db.url();
+        System.arraycopy(more, 0, args, 3, more.length);
+        return ToolRun.of(args);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void eachVerdictWithItsReasonJobsAndServers(ToolDatabase db) throws SQLException {
+        db.reset();
+        long failedJob;
+        long liveJob;
+        try (Connection c = db.connect()) {
+            mshost(c, 7001, "Down", 11);
+            mshost(c, 7002, "Up", 22);
+            long stuck = cluster(c, "stuck", "Scaling");
+            // The scale's job was failed at the restart of its server (530), the cluster left in Scaling.
+            failedJob = job(c, SCALE, 2, null, "{\"id\":\"uuid-stuck\",\"size\":\"3\"}", 530,
+                    "job cancelled because of management server restart or shutdown", 7001);
+            job(c, SCALE, 1, null, "{\"id\":\"uuid-other\",\"note\":\"uuid-stuck\"}", 0, null, 7002);
+            long live = cluster(c, "live", "Upgrading");
+            liveJob = job(c, UPGRADE, 0, live, "{}", null, null, 7002);
+            cluster(c, "running", "Running");
+            assertTrue(stuck > 0);
+        }
+        ToolRun stuck = explain(db, "stuck");
+        assertEquals(0, stuck.code(), stuck.err());
+        assertTrue(stuck.out().contains("state Scaling"), stuck.out());
+        assertTrue(stuck.out().contains("  " + failedJob + " ScaleKubernetesClusterCmd FAILED result 530"
+                + " \"job cancelled because of management server restart or shutdown\""), stuck.out());
+        assertTrue(stuck.out().contains("(by job_cmd_info)"), stuck.out());
+        assertEquals(1, stuck.out().lines().filter(l -> l.contains("Cmd ")).count(),
+                "a job that carries the uuid under another parameter does not name it: " + stuck.out());
+        assertTrue(stuck.out().contains("msid 7001 ms-7001 Down runid 11"), stuck.out());
+        assertTrue(stuck.out().contains("verdict: RECOVER to Alert: the compat scanner would move it Scaling -> Alert"),
+                stuck.out());
+        assertEquals("Scaling", state(db, ids.get("stuck")), "explain writes nothing");
+
+        ToolRun live = explain(db, String.valueOf(ids.get("live")));
+        assertTrue(live.out().contains(liveJob + " UpgradeKubernetesClusterCmd IN_PROGRESS"), live.out());
+        assertTrue(live.out().contains("(by instance_id)"), live.out());
+        assertTrue(live.out().contains("verdict: LEAVE: the compat scanner leaves it: IN_PROGRESS job(s) [" + liveJob
+                + "] name it"), live.out());
+
+        ToolRun running = explain(db, "uuid-running");
+        assertTrue(running.out().contains("verdict: LEAVE: the compat scanner leaves it: Running is not an operation's state"),
+                running.out());
+
+        // A job of unknown cluster (no instance_id, no uuid) makes the scanner wait for the stuck cluster.
+        long unknown;
+        try (Connection c = db.connect()) {
+            unknown = job(c, SCALE, 0, null, "{\"size\":\"3\"}", null, null, 7002);
+        }
+        ToolRun waiting = explain(db, "stuck", "--format", "json");
+        assertEquals(0, waiting.code(), waiting.err());
+        assertTrue(waiting.out().contains("\"unknown_cluster_jobs\": [" + unknown + "]"), waiting.out());
+        assertTrue(waiting.out().contains("\"verdict\": {\"kind\": \"wait\", \"to\": null, \"jobs\": [" + unknown + "]"),
+                waiting.out());
+        assertTrue(waiting.out().startsWith("{\"cluster\": {\"id\": " + ids.get("stuck") + ", \"uuid\": \"uuid-stuck\""),
+                waiting.out());
+        assertEquals(1, waiting.out().lines().count(), "one JSON document");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void fencedModeShowsTheOwnerAndJudgesByIt(ToolDatabase db) throws SQLException {
+        db.reset();
+        try (Connection c = db.connect()) {
+            if (FencedSchema.columns(c) == FencedSchema.Columns.NONE) {
+                FencedSchema.migrateUp(c);
+            }
+            mshost(c, 8001, "Up", 5);
+            long held = cluster(c, "held", "Scaling");
+            long gone = cluster(c, "gone", "Scaling");
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("UPDATE kubernetes_cluster SET state_version = 4, op_owner_msid = 8001, op_owner_runid = 5,"
+                        + " op_job_id = 900 WHERE id = " + held);
+                // Its owner's server restarted since (runid 4 is gone).
+                st.executeUpdate("UPDATE kubernetes_cluster SET state_version = 2, op_owner_msid = 8001, op_owner_runid = 4,"
+                        + " op_job_id = 901 WHERE id = " + gone);
+            }
+        }
+        try {
+            ToolRun held = explain(db, "held", "--mode", "fenced");
+            assertEquals(0, held.code(), held.err());
+            assertTrue(held.out().contains("state Scaling, version 4, owner msid 8001 runid 5 job 900"), held.out());
+            assertTrue(held.out().contains("msid 8001 ms-8001 Up runid 5"), held.out());
+            assertTrue(held.out().contains("verdict: LEAVE: the fenced scanner leaves it: it is held by a live owner"),
+                    held.out());
+            ToolRun gone = explain(db, "gone", "--mode", "fenced");
+            assertTrue(gone.out().contains("verdict: RECOVER to Alert: the fenced scanner would move it Scaling -> Alert:"
+                    + " owner gone: OWNER_RESTARTED"), gone.out());
+        } finally {
+            try (Connection c = db.connect()) {
+                FencedSchema.migrateDown(c);
+            }
+        }
+        ToolRun noColumns = explain(db, "held", "--mode", "fenced");
+        assertEquals(1, noColumns.code());
+        assertTrue(noColumns.err().contains("no fenced columns"), noColumns.err());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void aNameForNoClusterOrSeveralIsOneClearLine(ToolDatabase db) throws SQLException {
+        db.reset();
+        try (Connection c = db.connect()) {
+            cluster(c, "twin", "Running");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
+                    + " cluster_type) VALUES ('uuid-twin-2', 'twin', 'Stopped', NOW(), 'CloudManaged')")) {
+                ps.executeUpdate();
+            }
+        }
+        ToolRun none = explain(db, "nowhere");
+        assertEquals(1, none.code());
+        assertEquals("cks-state explain: no Kubernetes cluster has the id, uuid or name 'nowhere'", none.err().strip());
+        ToolRun twins = explain(db, "twin");
+        assertEquals(1, twins.code());
+        assertTrue(twins.err().strip().matches("cks-state explain: the name 'twin' names 2 clusters \\[\\d+, \\d+\\]: give an id or uuid"),
+                twins.err());
+        assertEquals("", twins.out());
+    }
+}
