@@ -96,17 +96,17 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
 
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        return ScanPass.run(source, "fenced status scanner: orphan recovery", (c, counter) -> recover(c, counter, null));
+        return ScanPass.run(source, "fenced status scanner: orphan recovery", (c, counter) -> recover(c, counter, null, true));
     }
 
     @Override
-    public RecoveryPreview<S> previewOrphanRecovery() {
-        List<RecoveryPreview.Planned<S>> planned = new ArrayList<>();
-        RecoveryResult r = ScanPass.run(source, "fenced status scanner: orphan recovery preview",
-                (c, counter) -> recover(c, counter, planned));
+    public RecoveryReport<S> orphanRecovery(boolean apply) {
+        List<RecoveryReport.Planned<S>> planned = new ArrayList<>();
+        RecoveryResult r = ScanPass.run(source, "fenced status scanner: orphan recovery" + (apply ? "" : " preview"),
+                (c, counter) -> recover(c, counter, planned, apply));
         RecoveryResult.Kind kind = r.kind() == RecoveryResult.Kind.RECOVERED && planned.isEmpty()
                 ? RecoveryResult.Kind.NOTHING_TO_RECOVER : r.kind();
-        return new RecoveryPreview<>(kind, r.candidateIds(), planned, r.unknownJobIds());
+        return new RecoveryReport<>(kind, r.candidateIds(), planned, r.unknownJobIds(), apply);
     }
 
     /**
@@ -147,9 +147,9 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         return ended.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** The pass; with {@code preview} not null it only collects what it would do there. */
-    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryPreview.Planned<S>> preview)
-            throws SQLException {
+    /** The pass; {@code report} (may be null) collects each planned recovery; without {@code apply} nothing is written. */
+    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryReport.Planned<S>> report,
+            boolean apply) throws SQLException {
         List<FencedCandidate<S>> candidates = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
@@ -192,17 +192,21 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
         List<Long> recovered = new ArrayList<>();
         List<Long> missed = new ArrayList<>();
         for (FencedRecovery<S, E> r : plan) {
-            if (preview != null) {
-                preview.add(new RecoveryPreview.Planned<>(r.clusterId(), r.write().expected().state(),
-                        r.write().target().state(), "owner gone: " + r.reason()));
-                continue;
-            }
             boolean hit = false;
-            listener.beforeRecovery(r.clusterId());
-            try {
-                hit = dao.apply(c, r.clusterId(), r.write());
-            } finally {
-                listener.afterRecovery(r.clusterId(), hit);
+            if (apply) {
+                listener.beforeRecovery(r.clusterId());
+                try {
+                    hit = dao.apply(c, r.clusterId(), r.write());
+                } finally {
+                    listener.afterRecovery(r.clusterId(), hit);
+                }
+            }
+            if (report != null) {
+                report.add(new RecoveryReport.Planned<>(r.clusterId(), r.write().expected().state(),
+                        r.write().target().state(), "owner gone: " + r.reason(), apply ? hit : null));
+            }
+            if (!apply) {
+                continue;
             }
             if (hit) {
                 recovered.add(r.clusterId());

@@ -86,22 +86,22 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     /** One orphan-recovery pass (see the class comment). */
     @Override
     public RecoveryResult recoverOrphanedOperationStates() {
-        return ScanPass.run(source, "status scanner: orphan recovery", (c, counter) -> recover(c, counter, null));
+        return ScanPass.run(source, "status scanner: orphan recovery", (c, counter) -> recover(c, counter, null, true));
     }
 
     @Override
-    public RecoveryPreview<S> previewOrphanRecovery() {
-        List<RecoveryPreview.Planned<S>> planned = new ArrayList<>();
-        RecoveryResult r = ScanPass.run(source, "status scanner: orphan recovery preview",
-                (c, counter) -> recover(c, counter, planned));
+    public RecoveryReport<S> orphanRecovery(boolean apply) {
+        List<RecoveryReport.Planned<S>> planned = new ArrayList<>();
+        RecoveryResult r = ScanPass.run(source, "status scanner: orphan recovery" + (apply ? "" : " preview"),
+                (c, counter) -> recover(c, counter, planned, apply));
         RecoveryResult.Kind kind = r.kind() == RecoveryResult.Kind.RECOVERED && planned.isEmpty()
                 ? RecoveryResult.Kind.NOTHING_TO_RECOVER : r.kind();
-        return new RecoveryPreview<>(kind, r.candidateIds(), planned, r.unknownJobIds());
+        return new RecoveryReport<>(kind, r.candidateIds(), planned, r.unknownJobIds(), apply);
     }
 
-    /** The pass; with {@code preview} not null it only collects what it would do there. */
-    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryPreview.Planned<S>> preview)
-            throws SQLException {
+    /** The pass; {@code report} (may be null) collects each planned recovery; without {@code apply} nothing is written. */
+    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryReport.Planned<S>> report,
+            boolean apply) throws SQLException {
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
         List<S> states = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
@@ -145,17 +145,21 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 List<Long> recovered = new ArrayList<>();
                 List<Long> missed = new ArrayList<>();
                 for (ClusterRecovery<S, E> r : plan.recoveries()) {
-                    if (preview != null) {
-                        preview.add(new RecoveryPreview.Planned<>(r.clusterId(), r.update().expected(),
-                                r.update().target(), "no IN_PROGRESS job names it, and no job of unknown cluster runs"));
-                        continue;
-                    }
                     boolean hit = false;
-                    listener.beforeRecovery(r.clusterId());
-                    try {
-                        hit = dao.apply(c, r.clusterId(), r.update());
-                    } finally {
-                        listener.afterRecovery(r.clusterId(), hit);
+                    if (apply) {
+                        listener.beforeRecovery(r.clusterId());
+                        try {
+                            hit = dao.apply(c, r.clusterId(), r.update());
+                        } finally {
+                            listener.afterRecovery(r.clusterId(), hit);
+                        }
+                    }
+                    if (report != null) {
+                        report.add(new RecoveryReport.Planned<>(r.clusterId(), r.update().expected(), r.update().target(),
+                                "no IN_PROGRESS job names it, and no job of unknown cluster runs", apply ? hit : null));
+                    }
+                    if (!apply) {
+                        continue;
                     }
                     if (hit) {
                         recovered.add(r.clusterId());

@@ -15,8 +15,11 @@ public interface StatusScanner<S extends Enum<S>, E extends Enum<E>> {
     /** One orphan-recovery pass. */
     RecoveryResult recoverOrphanedOperationStates();
 
-    /** The same pass's reads and plan, writing nothing: what it would do now (tools: scan, explain). */
-    RecoveryPreview<S> previewOrphanRecovery();
+    /**
+     * The same pass in detail: with {@code apply} it is {@link #recoverOrphanedOperationStates()};
+     * without, it reads and plans and writes nothing (what it would do now: cks-state scan, explain).
+     */
+    RecoveryReport<S> orphanRecovery(boolean apply);
 
     /** One Alert-reconciliation / fault-detection pass; {@code healthy} answers for Alert clusters whose VMs run. */
     ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy);

@@ -19,14 +19,14 @@ import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
-import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryPreview;
+import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
 
 /**
  * Reads what {@link ClusterExplanation} holds, read-only. The verdict is the status scanner's own
- * ({@link StatusScanner#previewOrphanRecovery()}: its reads and its native plan, nothing written),
+ * ({@link StatusScanner#orphanRecovery(boolean)} without apply: its reads and its native plan, nothing written),
  * in the mode the management servers run.
  */
 public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
@@ -85,8 +85,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         StatusScanner<S, E> scanner = mode == StateMode.FENCED
                 ? new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, source), () -> NO_SCANNER)
                 : new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, source));
-        RecoveryPreview<S> preview = scanner.previewOrphanRecovery();
-        RecoveryPreview.Planned<S> planned = preview.plannedFor(cluster.id());
+        RecoveryReport<S> preview = scanner.orphanRecovery(false);
+        RecoveryReport.Planned<S> planned = preview.plannedFor(cluster.id());
         if (planned != null) {
             return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.RECOVER, planned.to().name(), List.of(),
                     "the " + mode.label() + " scanner would move it " + planned.from() + " -> " + planned.to() + ": "

@@ -5,25 +5,30 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.cloudstack.kubernetes.state.ClusterRecovery;
-import org.apache.cloudstack.kubernetes.state.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
+import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
 
 /**
- * The operator's way out for clusters stuck today: finds the clusters the status scanner would
- * recover (an operation's state, no IN_PROGRESS job), and with {@code apply} fails each by
- * compare-and-set on the state that was read. Only CloudManaged, not removed clusters; a cluster
- * with a live job is never touched, and any job of unknown cluster makes it wait.
+ * The operator's way out for clusters stuck today: one pass of the status scanner itself, in the
+ * mode the management servers run, planned without writing (dry run) or applied. So it recovers
+ * exactly what the scanner would: only CloudManaged, not removed clusters in an operation's state
+ * with no live operation; any job of unknown cluster makes it wait.
  */
 public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
-    /** One cluster the scanner would recover; {@code applied} is null in a dry run. */
+    /** One cluster the scanner recovers (would recover); {@code applied} is null in a dry run. */
     public record Finding(long id, String uuid, String name, String state, String to, Boolean applied) {
     }
 
@@ -35,65 +40,59 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
         }
     }
 
-    private final ClusterStateMachine<S, E> machine;
+    /** The tool's scanner writes as no management server (its pass holds nothing between steps). */
+    private static final Owner TOOL = Owner.of(0, 0);
+    private static final int CHUNK = 500;
+
     private final ConnectionSource source;
-    private final KubernetesClusterStateDao<S, E> dao;
+    private final StatusScanner<S, E> scanner;
 
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source) {
-        this.machine = machine;
-        this.source = source;
-        this.dao = new KubernetesClusterStateDao<>(machine, source);
+        this(machine, source, StateMode.COMPAT);
     }
 
-    private record Row(String uuid, String name) {
+    public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode) {
+        this.source = source;
+        this.scanner = mode == StateMode.FENCED
+                ? new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, source), () -> TOOL)
+                : new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, source));
     }
 
     public Result run(boolean apply) throws SQLException {
-        List<ClusterSnapshot<S>> candidates = new ArrayList<>();
-        List<S> states = new ArrayList<>();
-        Map<Long, Row> rows = new HashMap<>();
-        AsyncJobLookup.ClusterJobs jobs;
-        try (Connection c = source.open()) {
-            c.setReadOnly(true);
-            try (PreparedStatement ps = c.prepareStatement(candidatesSql()); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    S state = machine.state(rs.getString(4).strip());
-                    candidates.add(new ClusterSnapshot<>(rs.getLong(1), state, -1L));
-                    states.add(state);
-                    rows.put(rs.getLong(1), new Row(rs.getString(2), rs.getString(3)));
-                }
-            }
-            if (!machine.needsJobLookup(states)) {
-                return new Result(false, List.of(), List.of());
-            }
-            jobs = new AsyncJobLookup().inProgressClusterJobs(c);
+        RecoveryReport<S> report = scanner.orphanRecovery(apply);
+        if (report.kind() == RecoveryResult.Kind.WAITED) {
+            return new Result(true, report.unknownJobIds(), List.of());
         }
-        RecoveryPlan<S, E> plan = machine.planRecovery(candidates, jobs.clusterIds());
-        if (plan.kind() == RecoveryPlan.Kind.WAIT) {
-            List<Long> unknown = new ArrayList<>();
-            for (AsyncJobLookup.ClusterJob job : jobs.jobs()) {
-                if (job.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
-                    unknown.add(job.jobId());
-                }
-            }
-            return new Result(true, unknown, List.of());
-        }
+        Map<Long, String[]> names = names(report.planned());
         List<Finding> findings = new ArrayList<>();
-        for (ClusterRecovery<S, E> r : plan.recoveries()) {
-            Row row = rows.get(r.clusterId());
-            Boolean applied = apply ? dao.apply(r.clusterId(), r.update()) : null;
-            findings.add(new Finding(r.clusterId(), row.uuid(), row.name(), r.update().expected().name(),
-                    r.update().target().name(), applied));
+        for (RecoveryReport.Planned<S> p : report.planned()) {
+            String[] uuidAndName = names.getOrDefault(p.clusterId(), new String[2]);
+            findings.add(new Finding(p.clusterId(), uuidAndName[0], uuidAndName[1], p.from().name(), p.to().name(),
+                    p.hit()));
         }
         return new Result(false, List.of(), findings);
     }
 
-    private String candidatesSql() {
-        StringBuilder in = new StringBuilder();
-        for (S s : machine.orphanStates()) {
-            in.append(in.length() == 0 ? "'" : ", '").append(s.name()).append('\'');
+    /** The uuid and name of each planned cluster, for the report. */
+    private Map<Long, String[]> names(List<RecoveryReport.Planned<S>> planned) throws SQLException {
+        Map<Long, String[]> out = new HashMap<>();
+        try (Connection c = source.open()) {
+            for (int from = 0; from < planned.size(); from += CHUNK) {
+                List<RecoveryReport.Planned<S>> chunk = planned.subList(from, Math.min(planned.size(), from + CHUNK));
+                String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ("
+                        + marks + ")")) {
+                    for (int i = 0; i < chunk.size(); i++) {
+                        ps.setLong(i + 1, chunk.get(i).clusterId());
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3)});
+                        }
+                    }
+                }
+            }
         }
-        return "SELECT id, uuid, name, state FROM kubernetes_cluster WHERE state IN (" + in + ")"
-                + " AND removed IS NULL AND (cluster_type IS NULL OR cluster_type = 'CloudManaged') ORDER BY id";
+        return out;
     }
 }
