@@ -18,6 +18,7 @@ test: rust-test java-test platform-test
 rust-test:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --features test-hooks -- -D warnings
 	cargo test --quiet
 
 # JUnit through the real library under -Xcheck:jni, against H2 and a throwaway MariaDB server.
@@ -53,7 +54,7 @@ clean:
 # throwaway server of its own (port 3427, .mariadb/bench-3427) so that a `make java-test` beside
 # it keeps its server. Results and logs land in java/library/target-bench/. bench-quick: < 5 minutes.
 BENCH_OUT := java/library/target-bench
-BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/$(BENCH_OUT)/native-stage/native/linux-x86_64/libcks_state.so \
+BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/$(BENCH_OUT)/native-stage/test-hooks/libcks_state.so \
 	-cp "$(BENCH_OUT)/test-classes:$(BENCH_OUT)/classes:$$(cat $(BENCH_OUT)/bench.classpath)"
 BENCH_COMMA := ,
 BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 scripts/mariadb.sh

@@ -2,7 +2,8 @@
 # Checks what a jar carries natively (issue 12); fails on the first thing wrong:
 # - native/platforms lists exactly linux-x86_64 and linux-aarch64, each with its libcks_state.so;
 # - each library's ELF machine matches its folder, and it needs no GLIBC_ version above 2.17;
-# - no library carries a path of the build machine (this checkout, CARGO_HOME, HOME);
+# - no library carries a path of the build machine (this checkout, CARGO_HOME, HOME), nor a test
+#   hook (the NativeTestHooks methods exist only in the test-hooks build);
 # - the manifest has Enable-Native-Access: ALL-UNNAMED.
 #
 #   scripts/check-native-jar.sh JAR...
@@ -45,17 +46,21 @@ for jar in "$@"; do
         machine="$(readelf -h "$so" | sed -n 's/^ *Machine: *//p')"
         [ "$machine" = "$(elf_machine "$platform")" ] ||
             fail "native/$platform/$LIB is an ELF for '$machine', not $(elf_machine "$platform")"
+        hooks="$(readelf --dyn-syms --wide "$so" | grep -o 'Java_[A-Za-z0-9_]*NativeTestHooks[A-Za-z0-9_]*' || true)"
+        [ -z "$hooks" ] || fail "native/$platform/$LIB exports test hooks: $(echo $hooks)"
         newest="$(readelf -V --wide "$so" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n1)"
         [ -n "$newest" ] || fail "native/$platform/$LIB requires no GLIBC_ version at all: not a glibc build?"
         [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n1)" = "$GLIBC_FLOOR" ] ||
             fail "native/$platform/$LIB requires GLIBC_$newest, above the $GLIBC_FLOOR floor: $(readelf -V --wide "$so" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tr '\n' ' ')"
         ! readelf -V --wide "$so" | grep -q GLIBC_PRIVATE || fail "native/$platform/$LIB requires GLIBC_PRIVATE"
+        exported="$(readelf --dyn-syms --wide "$so" | grep -c ' Java_org_apache_cloudstack_kubernetes_state_' || true)"
+        [ "$exported" -gt 0 ] || fail "native/$platform/$LIB exports no JNI method"
         for path in "$ROOT" "${CARGO_HOME:-$HOME/.cargo}" "$HOME"; do
             if grep -qaF "$path/" "$so"; then
                 fail "native/$platform/$LIB carries the build machine's path $path/"
             fi
         done
-        echo "check-native-jar: $(basename "$jar"): native/$platform/$LIB: $machine, needs glibc $newest (floor $GLIBC_FLOOR), no build paths"
+        echo "check-native-jar: $(basename "$jar"): native/$platform/$LIB: $machine, needs glibc $newest (floor $GLIBC_FLOOR), $exported JNI methods, no test hooks, no build paths"
     done <"$work/native/platforms"
     rm -rf "$work"
     trap - EXIT

@@ -12,7 +12,11 @@
 #                                     and OUT/native/platforms (what the jar carries, one a line), and
 #                                     OUT/java/: the Java side of the code table (NativeCodes.java),
 #                                     which build.rs generates from spec/state-machine.tsv
-#   scripts/native.sh build-one PLATFORM OUT   one platform only (benchmarks, quick checks)
+#   scripts/native.sh build-one PLATFORM OUT   one platform only (quick checks)
+#
+# `build` also builds OUT/test-hooks/libcks_state.so for this machine with the cargo feature
+# test-hooks (NativeTestHooks: the JNI floor, a forced panic): the tests and benchmarks that need
+# those load it; the jar never carries it.
 #
 # zig and cargo-zigbuild come from PyPI into .toolchains/ (gitignored, kept between builds);
 # rustc-web and the arm64 standard library from Debian's packages (apt, as root). Every version
@@ -111,6 +115,14 @@ build_one() {
     cp -R "$ROOT/target/$t/release/generated-java/." "$out/java/"
 }
 
+build_test_hooks() {
+    local out=$1
+    log "building the test-hooks library for this machine"
+    (cd "$ROOT" && cargo build --quiet --locked --release --lib --features test-hooks --target-dir target/test-hooks)
+    mkdir -p "$out/test-hooks"
+    cp "$ROOT/target/test-hooks/release/$LIB" "$out/test-hooks/$LIB"
+}
+
 write_index() {
     local out=$1 p
     for p in "${PLATFORMS[@]}"; do
@@ -125,9 +137,10 @@ case "${1:-}" in
     build)
         [ $# -eq 2 ] || die "usage: native.sh build OUT_DIR"
         toolchains
-        rm -rf "$2/native" "$2/java"
+        rm -rf "$2/native" "$2/java" "$2/test-hooks"
         for p in "${PLATFORMS[@]}"; do build_one "$p" "$2"; done
         write_index "$2"
+        build_test_hooks "$2"
         ;;
     build-one)
         [ $# -eq 3 ] || die "usage: native.sh build-one PLATFORM OUT_DIR"

@@ -1,6 +1,6 @@
 //! One thin function per native method of `NativeBridge.java`.
 
-use jni::objects::{JClass, JIntArray, JLongArray, JObject, JString};
+use jni::objects::{JClass, JIntArray, JLongArray, JObject};
 use jni::sys::{
     jboolean, jint, jintArray, jlong, jlongArray, jobjectArray, jstring, JNI_FALSE, JNI_TRUE,
 };
@@ -30,16 +30,6 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     _class: JClass,
 ) -> jint {
     run(&mut env, 0, |_| Ok(crate::ABI_VERSION))
-}
-
-/// The benchmark floor: no catch_unwind, no conversion.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_noop(
-    _env: JNIEnv,
-    _class: JClass,
-    x: jint,
-) -> jint {
-    x.wrapping_add(1)
 }
 
 fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
@@ -424,21 +414,4 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     level: jint,
 ) {
     run(&mut env, (), |env| logging::install(env, &class, level))
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_forcePanic(
-    mut env: JNIEnv,
-    _class: JClass,
-    message: JString,
-) {
-    run(&mut env, (), |env| {
-        let text: String = if message.is_null() {
-            return Err(BridgeError::Input("message must not be null".to_string()));
-        } else {
-            env.get_string(&message)?.into()
-        };
-        let code = 42;
-        panic!("{text} (forced, code {code})");
-    })
 }

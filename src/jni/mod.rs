@@ -7,3 +7,5 @@ mod codes;
 mod errors;
 mod fenced;
 mod logging;
+#[cfg(feature = "test-hooks")]
+mod test_hooks;

@@ -96,7 +96,7 @@ public class DecisionBenchmark {
     /** The floor: static native, int in, int out, nothing done. */
     @Benchmark
     public int floorNoopJni() {
-        return NativeBridge.noop(stateCodes[index()]);
+        return NativeTestHooks.noop(stateCodes[index()]);
     }
 
     @Benchmark

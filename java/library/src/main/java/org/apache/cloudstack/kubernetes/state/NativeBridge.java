@@ -29,9 +29,6 @@ final class NativeBridge {
 
     static native int abiVersion();
 
-    /** The cheapest possible JNI round trip: the benchmark floor. Returns x + 1. */
-    static native int noop(int x);
-
     /** Names by code for NativeCodes.NAMES_*: array index = code. Cold. */
     static native String[] names(int kind);
 
@@ -93,7 +90,4 @@ final class NativeBridge {
 
     /** Mirrors the Java logger's level into log::set_max_level: 0 off, 1 error .. 5 trace. */
     static native void setLogLevel(int level);
-
-    /** Test hook: panics inside native code with this message (formatted with format!). */
-    static native void forcePanic(String message);
 }

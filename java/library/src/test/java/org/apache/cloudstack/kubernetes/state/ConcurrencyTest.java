@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * 8 threads calling every public method, and 16 threads calling every native method for a
  * bounded time with the native logger at TRACE, give the same answers as one thread.
  */
+@NativeTestHooks.Needed
 class ConcurrencyTest {
     private static final int THREADS = 8;
     private static final int ROUNDS = 20;
@@ -123,7 +124,7 @@ class ConcurrencyTest {
     /** Every native method of NativeBridge with valid arguments (and some refused ones), as text. */
     static List<String> nativeAnswers(int states, int events) {
         List<String> out = new ArrayList<>();
-        out.add("abi " + NativeBridge.abiVersion() + " noop " + NativeBridge.noop(41));
+        out.add("abi " + NativeBridge.abiVersion() + " noop " + NativeTestHooks.noop(41));
         for (int kind = 0; kind < 3; kind++) {
             out.add("names " + Arrays.toString(NativeBridge.names(kind)));
         }
@@ -173,7 +174,7 @@ class ConcurrencyTest {
             out.add("refused " + e.getMessage());
         }
         try {
-            NativeBridge.forcePanic("thread {}");
+            NativeTestHooks.forcePanic("thread {}");
             out.add("no panic");
         } catch (CksStateNativeException e) {
             out.add("panic " + e.getMessage());

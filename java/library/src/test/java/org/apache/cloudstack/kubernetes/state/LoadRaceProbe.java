@@ -49,7 +49,7 @@ public final class LoadRaceProbe {
                             answered++;
                         } else {
                             // Created (0) + StartRequested (0) -> Starting (1), by the table's codes.
-                            if (NativeBridge.nextState(0, 0, 0) != 1 || NativeBridge.noop(7) != 8) {
+                            if (NativeBridge.nextState(0, 0, 0) != 1 || NativeBridge.abiVersion() != NativeBridge.ABI_VERSION) {
                                 wrong.incrementAndGet();
                             }
                             rawOk.incrementAndGet();

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /** Bad input on every native method: the documented exception naming the argument, never a crash. */
+@NativeTestHooks.Needed
 class NativeBridgeBadInputTest {
     private static final int STATES = 15;
     private static final int EVENTS = 14;
@@ -102,18 +103,18 @@ class NativeBridgeBadInputTest {
     void setLogLevelAndForcePanic() {
         bad("level", () -> NativeBridge.setLogLevel(6));
         bad("level", () -> NativeBridge.setLogLevel(-1));
-        bad("message", () -> NativeBridge.forcePanic(null));
+        bad("message", () -> NativeTestHooks.forcePanic(null));
         NativeLog.syncLevel(); // restore the mirrored level after the failed calls
     }
 
     @Test
     void aPanicBecomesOurExceptionWithItsMessage() {
-        CksStateNativeException e = assertThrows(CksStateNativeException.class, () -> NativeBridge.forcePanic("boom {}"));
+        CksStateNativeException e = assertThrows(CksStateNativeException.class, () -> NativeTestHooks.forcePanic("boom {}"));
         assertTrue(e.getMessage().contains("boom {}"), e.getMessage());
         // The library stays usable after a panic.
         assertEquals(2, NativeBridge.nextState(0, 1, 10));
         CksStateNativeException again = assertThrows(CksStateNativeException.class,
-                () -> NativeBridge.forcePanic("second {0} %s"));
+                () -> NativeTestHooks.forcePanic("second {0} %s"));
         assertTrue(again.getMessage().contains("second {0} %s"), again.getMessage());
     }
 }

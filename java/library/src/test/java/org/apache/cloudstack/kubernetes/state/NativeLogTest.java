@@ -16,6 +16,7 @@ import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
 /** Native log records reach Log4j 2 with their level and target; the level mirror maps right. */
+@NativeTestHooks.Needed
 class NativeLogTest {
     /** Collects events in memory. */
     private static final class Capture extends AbstractAppender {
@@ -97,7 +98,7 @@ class NativeLogTest {
             assertEquals(Level.DEBUG, capture.events.get(0).getLevel());
 
             try {
-                NativeBridge.forcePanic("logged {}");
+                NativeTestHooks.forcePanic("logged {}");
             } catch (CksStateNativeException expected) {
                 // the panic is also reported once through the log
             }
