@@ -114,7 +114,6 @@ fn planning() {
             .map(|i| ClusterRow {
                 id: 1_000 + 10 * i,
                 state: states[pick[i as usize]],
-                version: None,
             })
             .collect();
         // Job ids held as the host holds them (64 bits each, as in the JNI bridge's chunks), not

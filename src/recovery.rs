@@ -5,13 +5,11 @@ use crate::job_marks::JobMarks;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
 
-/// A candidate cluster as the scanner read it. `version` is the row's version token where the
-/// schema has one (fenced mode); the compare-and-set then also expects it.
+/// A candidate cluster as the scanner read it (fenced mode plans by token: [`crate::fencing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClusterRow {
     pub id: u64,
     pub state: State,
-    pub version: Option<u64>,
 }
 
 /// An IN_PROGRESS cluster job: the cluster it acts on, or unknown (an older management server
@@ -27,7 +25,6 @@ pub enum JobRef {
 pub struct Recovery {
     pub cluster_id: u64,
     pub update: StateUpdate,
-    pub expected_version: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,7 +112,6 @@ impl<C: Iterator<Item = ClusterRow> + Clone> RecoveryPlanner<C> {
                 update_for(profile, c.state, Event::OperationFailed).map(|update| Recovery {
                     cluster_id: c.id,
                     update,
-                    expected_version: c.version,
                 })
             })
             .collect();

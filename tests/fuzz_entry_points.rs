@@ -148,14 +148,14 @@ proptest! {
 
     #[test]
     fn recovery_planning_takes_any_ids(
-        rows in prop::collection::vec((any::<u64>(), 0..15usize, prop::option::of(any::<u64>())), 0..64),
+        rows in prop::collection::vec((any::<u64>(), 0..15usize), 0..64),
         jobs in prop::collection::vec(prop::option::weighted(0.95, any::<u64>()), 0..64),
     ) {
-        let clusters: Vec<ClusterRow> = rows.iter().map(|(id, s, v)| ClusterRow { id: *id, state: State::ALL[*s], version: *v }).collect();
+        let clusters: Vec<ClusterRow> = rows.iter().map(|(id, s)| ClusterRow { id: *id, state: State::ALL[*s] }).collect();
         let plan = plan_recovery(Profile::Upstream, &clusters, jobs.iter().map(|j| j.map_or(JobRef::Unknown, JobRef::Cluster)));
         if let RecoveryPlan::Recover(r) = plan {
             for recovery in r {
-                prop_assert!(clusters.iter().any(|c| c.id == recovery.cluster_id && c.state == recovery.update.expected && c.version == recovery.expected_version));
+                prop_assert!(clusters.iter().any(|c| c.id == recovery.cluster_id && c.state == recovery.update.expected));
                 prop_assert!(!jobs.contains(&Some(recovery.cluster_id)));
             }
         }

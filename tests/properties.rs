@@ -41,7 +41,7 @@ proptest! {
     ) {
         let rows: Vec<ClusterRow> = clusters
             .iter()
-            .map(|(id, s)| ClusterRow { id: *id, state: State::ALL[*s], version: None })
+            .map(|(id, s)| ClusterRow { id: *id, state: State::ALL[*s] })
             .collect();
         let job_refs: Vec<JobRef> = jobs.iter().map(|j| j.map_or(JobRef::Unknown, JobRef::Cluster)).collect();
         let plan = plan_recovery(Profile::Upstream, &rows, job_refs.iter().copied());
@@ -75,7 +75,7 @@ proptest! {
     /// with sparse ids too, so that both kinds of job marks are exercised.
     #[test]
     fn recovery_planning_in_chunks_equals_one_call(
-        clusters in prop::collection::vec((0u64..40, 0..State::COUNT, prop::option::of(0u64..9)), 0..30),
+        clusters in prop::collection::vec((0u64..40, 0..State::COUNT), 0..30),
         jobs in prop::collection::vec(prop::option::weighted(0.97, 0u64..40), 0..30),
         chunk_sizes in prop::collection::vec(1usize..8, 1..10),
         sparse in any::<bool>(),
@@ -83,7 +83,7 @@ proptest! {
         let scale = if sparse { 1_000_000_007 } else { 1 };
         let rows: Vec<ClusterRow> = clusters
             .iter()
-            .map(|(id, s, v)| ClusterRow { id: id * scale, state: State::ALL[*s], version: *v })
+            .map(|(id, s)| ClusterRow { id: id * scale, state: State::ALL[*s] })
             .collect();
         let job_refs: Vec<JobRef> = jobs
             .iter()

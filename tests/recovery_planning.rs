@@ -5,11 +5,7 @@ use cks_state::{plan_recovery, ClusterRow, JobRef, Profile, RecoveryPlan, State}
 const P: Profile = Profile::Upstream;
 
 fn row(id: u64, state: State) -> ClusterRow {
-    ClusterRow {
-        id,
-        state,
-        version: None,
-    }
+    ClusterRow { id, state }
 }
 
 fn recovered(plan: RecoveryPlan) -> Vec<u64> {
@@ -95,19 +91,6 @@ fn non_candidate_rows_are_ignored() {
         row(3, State::Destroyed),
     ];
     assert_eq!(recovered(plan_recovery(P, &clusters, [])), vec![2]);
-}
-
-#[test]
-fn the_version_token_is_carried_to_the_update() {
-    let clusters = [ClusterRow {
-        id: 4,
-        state: State::Recovering,
-        version: Some(17),
-    }];
-    let RecoveryPlan::Recover(r) = plan_recovery(P, &clusters, []) else {
-        panic!()
-    };
-    assert_eq!(r[0].expected_version, Some(17));
 }
 
 #[test]

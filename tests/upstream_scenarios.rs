@@ -302,11 +302,7 @@ fn two_destroys_or_two_starts_of_an_alert_cluster_both_go_ahead_in_compat_mode()
 }
 
 fn row(id: u64, state: State) -> ClusterRow {
-    ClusterRow {
-        id,
-        state,
-        version: None,
-    }
+    ClusterRow { id, state }
 }
 
 #[test]

@@ -78,18 +78,6 @@ impl<'a, 'local> LongChunks<'a, 'local> {
     }
 }
 
-pub(crate) fn read_optional_longs(
-    env: &JNIEnv,
-    argument: &str,
-    array: &JLongArray,
-) -> BridgeResult<Option<Vec<jlong>>> {
-    if array.is_null() {
-        Ok(None)
-    } else {
-        read_longs(env, argument, array).map(Some)
-    }
-}
-
 pub(crate) fn read_ints(
     env: &JNIEnv,
     argument: &str,

@@ -1,22 +1,18 @@
 //! One thin function per native method of `NativeBridge.java`.
 
 use jni::objects::{JClass, JIntArray, JLongArray, JObject};
-use jni::sys::{
-    jboolean, jint, jintArray, jlong, jlongArray, jobjectArray, jstring, JNI_FALSE, JNI_TRUE,
-};
+use jni::sys::{jint, jintArray, jlong, jlongArray, jobjectArray, jstring};
 use jni::JNIEnv;
 use once_cell::sync::Lazy;
 
-use super::arrays::{
-    new_ints, new_longs, read_ints, read_longs, read_optional_longs, same_length, LongChunks,
-};
+use super::arrays::{new_ints, new_longs, read_ints, read_longs, same_length, LongChunks};
 use super::codec;
 use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use super::logging;
 use crate::recovery::{ClusterRow, JobRef, RecoveryPlan, RecoveryPlanner};
 use crate::scaling::ScaleOperation;
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::{complete, decide_entry, needs_job_lookup, next_state, plan_reconcile, Profile};
+use crate::{complete, decide_entry, next_state, plan_reconcile, Profile};
 
 use super::codes::{names, recovery};
 
@@ -245,15 +241,8 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 
 /// The candidates' columns checked (same lengths, ids not negative, known states), with the
 /// states decoded. The rows themselves are never built: see [`cluster_rows`].
-fn checked_states(
-    ids: &[jlong],
-    states: &[jint],
-    versions: Option<&[jlong]>,
-) -> BridgeResult<Vec<State>> {
+fn checked_states(ids: &[jlong], states: &[jint]) -> BridgeResult<Vec<State>> {
     same_length("clusterStates", states.len(), "clusterIds", ids.len())?;
-    if let Some(v) = versions {
-        same_length("clusterVersions", v.len(), "clusterIds", ids.len())?;
-    }
     if let Some(i) = ids.iter().position(|&id| id < 0) {
         return Err(bad_element(
             "clusterIds",
@@ -268,19 +257,11 @@ fn checked_states(
 fn cluster_rows<'a>(
     ids: &'a [jlong],
     states: &'a [State],
-    versions: Option<&'a [jlong]>,
 ) -> impl Iterator<Item = ClusterRow> + Clone + 'a {
-    ids.iter()
-        .zip(states)
-        .enumerate()
-        .map(move |(i, (&id, &state))| ClusterRow {
-            id: id as u64,
-            state,
-            version: versions
-                .and_then(|v| v.get(i))
-                .filter(|v| **v >= 0)
-                .map(|v| *v as u64),
-        })
+    ids.iter().zip(states).map(|(&id, &state)| ClusterRow {
+        id: id as u64,
+        state,
+    })
 }
 
 /// Feeds the job ids to the planner chunk by chunk. Every id is checked, also after the plan
@@ -323,14 +304,10 @@ fn encode_plan(plan: &RecoveryPlan) -> Vec<jlong> {
         RecoveryPlan::Skip => vec![recovery::SKIP.into(), 0],
         RecoveryPlan::Wait => vec![recovery::WAIT.into(), 0],
         RecoveryPlan::Recover(recoveries) => {
-            let mut out = Vec::with_capacity(2 + 3 * recoveries.len());
+            let mut out = Vec::with_capacity(2 + 2 * recoveries.len());
             out.extend([recovery::RECOVER.into(), recoveries.len() as jlong]);
             for r in recoveries {
-                out.extend([
-                    r.cluster_id as jlong,
-                    codec::pack_recovery_update(r.update),
-                    r.expected_version.map_or(-1, |v| v as jlong),
-                ]);
+                out.extend([r.cluster_id as jlong, codec::pack_recovery_update(r.update)]);
             }
             out
         }
@@ -343,18 +320,16 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     _class: JClass,
     cluster_ids: JLongArray,
     cluster_states: JIntArray,
-    cluster_versions: JLongArray,
     job_cluster_ids: JLongArray,
 ) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
         let ids = read_longs(env, "clusterIds", &cluster_ids)?;
         let states = read_ints(env, "clusterStates", &cluster_states)?;
-        let versions = read_optional_longs(env, "clusterVersions", &cluster_versions)?;
         // The jobs (up to millions) are streamed through a small buffer, not copied whole.
         let job_ids = LongChunks::new(env, "jobClusterIds", &job_cluster_ids)?;
         let job_count = job_ids.len();
-        let states = checked_states(&ids, &states, versions.as_deref())?;
-        let rows = cluster_rows(&ids, &states, versions.as_deref());
+        let states = checked_states(&ids, &states)?;
+        let rows = cluster_rows(&ids, &states);
         let mut planner = RecoveryPlanner::new(Profile::Upstream, rows);
         feed_jobs(&mut planner, job_ids)?;
         let plan = planner.finish();
@@ -369,23 +344,6 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             }
         );
         Ok(new_longs(env, &encode_plan(&plan))?.into_raw())
-    })
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_needsJobLookup(
-    mut env: JNIEnv,
-    _class: JClass,
-    cluster_states: JIntArray,
-) -> jboolean {
-    run(&mut env, JNI_FALSE, |env| {
-        let codes = read_ints(env, "clusterStates", &cluster_states)?;
-        let states = codec::states("clusterStates", &codes)?;
-        Ok(if needs_job_lookup(states) {
-            JNI_TRUE
-        } else {
-            JNI_FALSE
-        })
     })
 }
 

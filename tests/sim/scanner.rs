@@ -107,7 +107,6 @@ impl Scanner {
                     .map(|c| ClusterRow {
                         id: c.id,
                         state: c.fence.token.state,
-                        version: None,
                     })
                     .collect();
                 let refs: Vec<JobRef> = jobs.iter().map(|j| j.cluster).collect();

@@ -99,7 +99,7 @@ public class PlanningBenchmark {
     /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
     @Benchmark
     public long[] planJniRaw() {
-        return NativeBridge.planRecovery(candidateIds, candidateStates, null, jobClusterIds);
+        return NativeBridge.planRecovery(candidateIds, candidateStates, jobClusterIds);
     }
 
     @Benchmark

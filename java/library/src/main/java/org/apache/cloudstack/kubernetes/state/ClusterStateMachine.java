@@ -1,8 +1,6 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -191,23 +189,6 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return orphanStates;
     }
 
-    /** True when one of {@code clusterStates} is an orphan candidate: else skip the job query. */
-    public boolean needsJobLookup(Collection<S> clusterStates) {
-        if (clusterStates == null) {
-            throw new IllegalArgumentException("states is null");
-        }
-        int[] codes = new int[clusterStates.size()];
-        int i = 0;
-        for (S s : clusterStates) {
-            int code = states.codeOrNone(s);
-            if (code < 0) {
-                throw states.foreign(s, "states[" + i + "]");
-            }
-            codes[i++] = code;
-        }
-        return NativeBridge.needsJobLookup(codes);
-    }
-
     /**
      * Plans one scanner pass over {@code candidates} (as read, before the jobs) and the cluster ids
      * of the IN_PROGRESS cluster jobs ({@code -1} = a job whose cluster is unknown). One native call.
@@ -222,9 +203,6 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int n = candidates.size();
         long[] ids = new long[n];
         int[] codes = new int[n];
-        // Allocated at the first version token only: the upstream schema has none, and at 100k
-        // candidates the array cost as much as marshalling the ids (JMH, PlanningBenchmark).
-        long[] versions = null;
         for (int i = 0; i < n; i++) {
             ClusterSnapshot<S> c = candidates.get(i);
             if (c == null) {
@@ -235,17 +213,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
             if (codes[i] < 0) {
                 throw states.foreign(c.state(), "candidates[" + i + "].state");
             }
-            long version = c.version();
-            if (versions == null && version != ClusterSnapshot.NO_VERSION) {
-                versions = new long[n];
-                Arrays.fill(versions, 0, i, ClusterSnapshot.NO_VERSION);
-            }
-            if (versions != null) {
-                versions[i] = version;
-            }
         }
-        // versions == null (no token at all, the upstream schema): the core sees "no versions".
-        long[] result = NativeBridge.planRecovery(ids, codes, versions, jobClusterIds);
+        long[] result = NativeBridge.planRecovery(ids, codes, jobClusterIds);
         return RecoveryDecoder.decode(this, result);
     }
 

@@ -72,15 +72,11 @@ final class NativeBridge {
     static native int complete(int profile, int movedTo, int outcome);
 
     /**
-     * Orphan recovery. clusterIds/clusterStates/clusterVersions (versions may be null) are the
-     * candidates as read; jobClusterIds are the IN_PROGRESS cluster jobs, -1 = unknown cluster.
-     * Result: [kind ({@code RECOVERY_*}), n, then n × (clusterId, packed update, version)].
+     * Orphan recovery. clusterIds/clusterStates are the candidates as read; jobClusterIds are the
+     * IN_PROGRESS cluster jobs, -1 = unknown cluster.
+     * Result: [kind ({@code RECOVERY_*}), n, then n × (clusterId, packed update)].
      */
-    static native long[] planRecovery(long[] clusterIds, int[] clusterStates, long[] clusterVersions,
-            long[] jobClusterIds);
-
-    /** True when at least one of the states is an orphan candidate: else skip the job query. */
-    static native boolean needsJobLookup(int[] clusterStates);
+    static native long[] planRecovery(long[] clusterIds, int[] clusterStates, long[] jobClusterIds);
 
     /**
      * Alert reconciliation for a cluster listed in a state with a VM summary

@@ -133,11 +133,10 @@ class BindingTest {
         assertMessage("startedFrom", () -> m.beginScale(ScaleKind.SCALE_UP, null));
         assertMessage("outcome", () -> m.completion(State.Scaling, null));
         assertMessage("movedTo", () -> raw.completion(ReverseState.Scaling, Outcome.FAILED));
-        assertMessage("states", () -> m.needsJobLookup(null));
-        List<State> withNull = new ArrayList<>();
-        withNull.add(State.Running);
+        List<ClusterSnapshot<State>> withNull = new ArrayList<>();
+        withNull.add(new ClusterSnapshot<>(1, State.Running));
         withNull.add(null);
-        assertMessage("states[1]", () -> m.needsJobLookup(withNull));
+        assertMessage("candidates[1]", () -> m.planRecovery(withNull, new long[0]));
         assertMessage("candidates", () -> m.planRecovery(null, new long[0]));
         assertMessage("jobClusterIds", () -> m.planRecovery(List.of(), null));
         List<ClusterSnapshot<State>> nullCandidate = new ArrayList<>();

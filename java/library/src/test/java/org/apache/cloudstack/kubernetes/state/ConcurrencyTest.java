@@ -67,11 +67,10 @@ class ConcurrencyTest {
                             + " ok " + op.completion(true) + " fail " + op.completion(false));
                 }
             }
-            out.add("lookup " + s + " = " + m.needsJobLookup(List.of(s)));
         }
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
         for (int i = 0; i < states.length; i++) {
-            candidates.add(new ClusterSnapshot<>(100 + i, states[i], i % 3 == 0 ? ClusterSnapshot.NO_VERSION : i));
+            candidates.add(new ClusterSnapshot<>(100 + i, states[i]));
         }
         out.add("recover " + m.planRecovery(candidates, new long[] {101, 105}));
         out.add("recover none " + m.planRecovery(candidates, new long[0]));
@@ -155,18 +154,15 @@ class ConcurrencyTest {
         for (int s = 0; s < states; s++) {
             out.add("refusal " + NativeBridge.refusalReason(s % Operation.values().length, s)
                     + " | " + NativeBridge.scaleRefusalReason(s % ScaleKind.values().length, s));
-            out.add("lookup " + NativeBridge.needsJobLookup(new int[] {s}));
         }
         long[] ids = new long[states];
         int[] codes = new int[states];
-        long[] versions = new long[states];
         for (int i = 0; i < states; i++) {
             ids[i] = 100 + i;
             codes[i] = i;
-            versions[i] = i % 3 == 0 ? -1 : i;
         }
-        out.add("recover " + Arrays.toString(NativeBridge.planRecovery(ids, codes, versions, new long[] {101, 105})));
-        out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(ids, codes, null, new long[] {-1})));
+        out.add("recover " + Arrays.toString(NativeBridge.planRecovery(ids, codes, new long[] {101, 105})));
+        out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(ids, codes, new long[] {-1})));
         try {
             NativeBridge.nextState(0, states, 0);
             out.add("no refusal");

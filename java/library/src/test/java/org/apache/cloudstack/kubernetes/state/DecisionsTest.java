@@ -168,9 +168,7 @@ class DecisionsTest {
 
     @Test
     void noCandidateSkipsTheJobLookup() {
-        assertFalse(m.needsJobLookup(EnumSet.of(State.Running, State.Alert, State.Stopped, State.Created)));
-        assertFalse(m.needsJobLookup(List.of()));
-        assertTrue(m.needsJobLookup(List.of(State.Running, State.Upgrading)));
+        assertEquals(RecoveryPlan.Kind.SKIP, m.planRecovery(List.of(), new long[] {1, -1}).kind());
         RecoveryPlan<State, Event> plan = m.planRecovery(
                 List.of(new ClusterSnapshot<>(1, State.Running), new ClusterSnapshot<>(2, State.Alert)), new long[0]);
         assertEquals(RecoveryPlan.Kind.SKIP, plan.kind());
@@ -194,24 +192,13 @@ class DecisionsTest {
                 new ClusterSnapshot<>(4, State.Running)), new long[] {2, 99});
         assertEquals(RecoveryPlan.Kind.RECOVER, plan.kind());
         assertEquals(List.of(
-                new ClusterRecovery<>(1, u(State.Upgrading, OperationFailed, State.Alert), ClusterSnapshot.NO_VERSION),
-                new ClusterRecovery<>(3, u(State.Starting, OperationFailed, State.Alert), ClusterSnapshot.NO_VERSION)),
+                new ClusterRecovery<>(1, u(State.Upgrading, OperationFailed, State.Alert)),
+                new ClusterRecovery<>(3, u(State.Starting, OperationFailed, State.Alert))),
                 plan.recoveries());
         RecoveryPlan<State, Event> allBusy = m.planRecovery(
                 List.of(new ClusterSnapshot<>(2, State.Scaling)), new long[] {2});
         assertEquals(RecoveryPlan.Kind.RECOVER, allBusy.kind());
         assertTrue(allBusy.recoveries().isEmpty());
-    }
-
-    @Test
-    void versionTokensComeBackForTheCompareAndSet() {
-        RecoveryPlan<State, Event> plan = m.planRecovery(List.of(
-                new ClusterSnapshot<>(5, State.RemovingNodes, 41),
-                new ClusterSnapshot<>(6, State.Recovering, 9)), new long[0]);
-        assertEquals(List.of(
-                new ClusterRecovery<>(5, u(State.RemovingNodes, OperationFailed, State.Alert), 41),
-                new ClusterRecovery<>(6, u(State.Recovering, OperationFailed, State.Alert), 9)),
-                plan.recoveries());
     }
 
     @Test

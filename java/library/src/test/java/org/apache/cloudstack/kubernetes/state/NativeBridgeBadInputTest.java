@@ -80,20 +80,17 @@ class NativeBridgeBadInputTest {
     void planRecovery() {
         long[] one = {1};
         int[] scaling = {5};
-        bad("clusterIds", () -> NativeBridge.planRecovery(null, scaling, null, new long[0]));
-        bad("clusterStates", () -> NativeBridge.planRecovery(one, null, null, new long[0]));
-        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, null, null));
-        bad("clusterStates", () -> NativeBridge.planRecovery(new long[] {1, 2}, scaling, null, new long[0]));
-        bad("clusterVersions", () -> NativeBridge.planRecovery(one, scaling, new long[] {1, 2}, new long[0]));
-        bad("clusterStates", () -> NativeBridge.planRecovery(one, new int[] {STATES}, null, new long[0]));
-        bad("clusterIds", () -> NativeBridge.planRecovery(new long[] {-5}, scaling, null, new long[0]));
-        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, null, new long[] {-2}));
+        bad("clusterIds", () -> NativeBridge.planRecovery(null, scaling, new long[0]));
+        bad("clusterStates", () -> NativeBridge.planRecovery(one, null, new long[0]));
+        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, null));
+        bad("clusterStates", () -> NativeBridge.planRecovery(new long[] {1, 2}, scaling, new long[0]));
+        bad("clusterStates", () -> NativeBridge.planRecovery(one, new int[] {STATES}, new long[0]));
+        bad("clusterIds", () -> NativeBridge.planRecovery(new long[] {-5}, scaling, new long[0]));
+        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, new long[] {-2}));
     }
 
     @Test
-    void needsJobLookupAndReconcile() {
-        bad("clusterStates", () -> NativeBridge.needsJobLookup(null));
-        bad("clusterStates", () -> NativeBridge.needsJobLookup(new int[] {0, -1}));
+    void reconcile() {
         bad("profile", () -> NativeBridge.planReconcile(2, 10, 0));
         bad("listedState", () -> NativeBridge.planReconcile(0, STATES, 0));
         bad("vmSummary", () -> NativeBridge.planReconcile(0, 10, 4));

@@ -215,7 +215,7 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleRefusalReason", "scaleBegin", "scaleStep",
-                "complete", "planRecovery", "needsJobLookup", "planReconcile", "setLogLevel", "forcePanic"));
+                "complete", "planRecovery", "planReconcile", "setLogLevel", "forcePanic"));
         assertEquals(covered, natives, "a native method without junk: add it to this test");
     }
 
@@ -325,20 +325,17 @@ class NativeJunkTest {
         hammer("planRecovery", 14, j -> {
             long[] ids;
             int[] clusterStates;
-            long[] versions;
             long[] jobs;
             if (j.rare(2000)) { // huge, and sometimes one element short
                 boolean shorter = j.random.nextBoolean();
                 ids = HUGE_IDS;
                 clusterStates = shorter ? Arrays.copyOf(HUGE_STATES, HUGE - 1) : HUGE_STATES;
-                versions = j.random.nextBoolean() ? null : HUGE_JOBS;
                 jobs = HUGE_JOBS;
             } else {
                 int n = j.length();
                 int m = j.rare(4) ? j.length() : n; // mismatched lengths
                 ids = j.rare(30) ? null : new long[n];
                 clusterStates = j.rare(30) ? null : new int[m];
-                versions = j.rare(3) ? null : new long[j.rare(4) ? j.length() : n];
                 jobs = j.rare(30) ? null : (j.rare(500) ? HUGE_JOBS : new long[j.length()]);
                 boolean clean = !j.rare(3);
                 for (int i = 0; ids != null && i < ids.length; i++) {
@@ -347,40 +344,17 @@ class NativeJunkTest {
                 for (int i = 0; clusterStates != null && i < clusterStates.length; i++) {
                     clusterStates[i] = clean ? j.random.nextInt(states) : j.code(states);
                 }
-                for (int i = 0; versions != null && i < versions.length; i++) {
-                    versions[i] = j.id();
-                }
                 for (int i = 0; jobs != null && jobs != HUGE_JOBS && i < jobs.length; i++) {
                     jobs[i] = clean ? j.random.nextInt(66) - 1 : j.id();
                 }
             }
             boolean valid = ids != null && clusterStates != null && jobs != null && ids.length == clusterStates.length
-                    && (versions == null || versions.length == ids.length)
                     && Arrays.stream(ids).allMatch(id -> id >= 0)
                     && Arrays.stream(clusterStates).allMatch(s -> valid(s, states))
                     && Arrays.stream(jobs).allMatch(id -> id >= -1);
             return expect(valid, () -> {
-                long[] plan = NativeBridge.planRecovery(ids, clusterStates, versions, jobs);
-                return plan.length >= 2 && plan[0] >= 0 && plan[0] <= 2 && plan.length == 2 + 3 * plan[1];
-            });
-        });
-        hammer("needsJobLookup", 15, j -> {
-            int[] codes;
-            if (j.rare(2000)) {
-                codes = HUGE_STATES;
-            } else if (j.rare(30)) {
-                codes = null;
-            } else {
-                codes = new int[j.length()];
-                boolean clean = !j.rare(3);
-                for (int i = 0; i < codes.length; i++) {
-                    codes[i] = clean ? j.random.nextInt(states) : j.code(states);
-                }
-            }
-            boolean valid = codes != null && Arrays.stream(codes).allMatch(s -> valid(s, states));
-            return expect(valid, () -> {
-                NativeBridge.needsJobLookup(codes);
-                return true;
+                long[] plan = NativeBridge.planRecovery(ids, clusterStates, jobs);
+                return plan.length >= 2 && RecoveryDecoder.kind(plan[0]) != null && plan.length == 2 + 2 * plan[1];
             });
         });
     }

@@ -79,7 +79,7 @@ class NativeLogTest {
         ClusterStateMachine<HostEnums.ReverseState, HostEnums.ReverseEvent> machine =
                 ClusterStateMachine.bind(HostEnums.ReverseState.class, HostEnums.ReverseEvent.class);
         List<ClusterSnapshot<HostEnums.ReverseState>> candidates =
-                List.of(new ClusterSnapshot<>(7, HostEnums.ReverseState.Scaling, -1L));
+                List.of(new ClusterSnapshot<>(7, HostEnums.ReverseState.Scaling));
         try {
             lc.setLevel(Level.INFO);
             ctx.updateLoggers();

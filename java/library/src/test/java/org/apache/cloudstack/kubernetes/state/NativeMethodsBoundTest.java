@@ -28,8 +28,7 @@ class NativeMethodsBoundTest {
             Map.entry("scaleBegin", new Object[] {0, 0, 2}),
             Map.entry("scaleStep", new Object[] {0, 0, 2, -1, 2}),
             Map.entry("complete", new Object[] {0, 5, 1}),
-            Map.entry("planRecovery", new Object[] {new long[] {1}, new int[] {5}, null, new long[0]}),
-            Map.entry("needsJobLookup", new Object[] {new int[] {5}}),
+            Map.entry("planRecovery", new Object[] {new long[] {1}, new int[] {5}, new long[0]}),
             Map.entry("planReconcile", new Object[] {0, 10, 0}),
             Map.entry("setLogLevel", new Object[] {NativeLog.nativeLevel(
                     org.apache.logging.log4j.LogManager.getLogger(NativeLog.LOGGER_NAME).getLevel())}));

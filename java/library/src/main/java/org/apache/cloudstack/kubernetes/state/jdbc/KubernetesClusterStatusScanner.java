@@ -25,8 +25,8 @@ import org.apache.logging.log4j.Logger;
  * run by the caller on every pass (CloudStack: every 30 s under a global lock).
  *
  * <p><b>Orphan recovery</b> ({@link #recoverOrphanedOperationStates()}): one query reads the
- * CloudManaged, not removed clusters in an operation's state; if the native core says no job
- * lookup is needed (no candidate) the pass ends there. Otherwise one {@link AsyncJobLookup} (1 or 2
+ * CloudManaged, not removed clusters in an operation's state; without a candidate the pass ends
+ * there. Otherwise one {@link AsyncJobLookup} (1 or 2
  * statements), the native recovery plan, and one compare-and-set (OperationFailed, on the state
  * that was read) per orphan. The cluster is read before its jobs and each read is committed
  * before the next, so an operation that ends in between moves the cluster on and the update
@@ -103,20 +103,18 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryReport.Planned<S>> report,
             boolean apply) throws SQLException {
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
-        List<S> states = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 long id = rs.getLong(1);
                 S state = machine.state(rs.getString(2).strip());
-                candidates.add(new ClusterSnapshot<>(id, state, -1L));
-                states.add(state);
+                candidates.add(new ClusterSnapshot<>(id, state));
                 candidateIds.add(id);
             }
         }
         c.commit();
         listener.candidatesRead();
-        if (!machine.needsJobLookup(states)) {
+        if (candidates.isEmpty()) { // the query reads operation states only
             return new RecoveryResult(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), List.of(),
                     counter.count());
         }
