@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 /**
@@ -22,7 +23,6 @@ public final class FencedSchema {
     public static final String DOWN_RESOURCE = "fenced-down.sql";
     public static final String TRIGGER_MARIADB_RESOURCE = "fenced-trigger-mariadb.sql";
     public static final String TRIGGER_H2_RESOURCE = "fenced-trigger-h2.sql";
-    private static final String PROBE_SQL = "SELECT * FROM kubernetes_cluster WHERE 1 = 0";
 
     /** What the schema holds. */
     public enum Columns { NONE, ALL, PARTIAL }
@@ -112,23 +112,8 @@ public final class FencedSchema {
     }
 
     private static List<String> present(Connection c) throws SQLException {
-        // The result set's metadata, not DatabaseMetaData: no information_schema query (MariaDB
-        // builds temporary tables for those), and the same answer on H2 and MariaDB.
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(PROBE_SQL)) {
-            ResultSetMetaData md = rs.getMetaData();
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                String name = md.getColumnName(i).toLowerCase(Locale.ROOT);
-                if (COLUMNS.contains(name) && !out.contains(name)) {
-                    out.add(name);
-                }
-            }
-        } finally {
-            if (!c.getAutoCommit()) {
-                c.commit();
-            }
-        }
-        return out;
+        Set<String> columns = TableColumns.of(c, "kubernetes_cluster");
+        return COLUMNS.stream().filter(columns::contains).toList();
     }
 
     static boolean isH2(Connection c) throws SQLException {

@@ -62,7 +62,7 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
     private final Supplier<Owner> scanner;
     private final AsyncJobLookup jobLookup = new AsyncJobLookup();
     private final String candidatesSql;
-    private final String reconcileSql;
+    private final ScanQueries.Listing reconcileListing;
     private final S alert;
     private volatile ScanListener listener = new ScanListener() { };
 
@@ -84,9 +84,9 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
                 + "op_owner_msid IS NOT NULL) AND removed IS NULL AND cluster_type = '"
                 + KubernetesClusterStatusScanner.CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
-        this.reconcileSql = ScanQueries.reconcileListing(
+        this.reconcileListing = new ScanQueries.Listing(
                 "kc.id, kc.state, kc.state_version, kc.op_owner_msid, kc.op_owner_runid, kc.op_job_id", alert,
-                machine.state("Running"));
+                machine.state("Running"), dao.source());
     }
 
     @Override
@@ -243,7 +243,7 @@ public final class FencedStatusScanner<S extends Enum<S>, E extends Enum<E>> imp
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
-        Map<Long, ScanQueries.ListedCluster<Fence<S>>> listed = ScanQueries.listForReconcile(c, reconcileSql,
+        Map<Long, ScanQueries.ListedCluster<Fence<S>>> listed = ScanQueries.listForReconcile(c, reconcileListing.sql(),
                 rs -> dao.fence(rs, 2), 7, fence -> fence.state() == alert, healthy);
         listener.reconcileListed();
         Owner me = scanner.get();

@@ -54,7 +54,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     private final ConnectionSource source;
     private final AsyncJobLookup jobLookup = new AsyncJobLookup();
     private final String candidatesSql;
-    private final String reconcileSql;
+    private final ScanQueries.Listing reconcileListing;
     private final S alert;
     private volatile ScanListener listener = new ScanListener() { };
 
@@ -74,7 +74,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 + (orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")")
                 + " AND removed IS NULL AND cluster_type = '" + CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
-        this.reconcileSql = ScanQueries.reconcileListing("kc.id, kc.state", alert, machine.state("Running"));
+        this.reconcileListing = new ScanQueries.Listing("kc.id, kc.state", alert, machine.state("Running"), dao.source());
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
@@ -189,7 +189,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
-        Map<Long, ScanQueries.ListedCluster<S>> listed = ScanQueries.listForReconcile(c, reconcileSql,
+        Map<Long, ScanQueries.ListedCluster<S>> listed = ScanQueries.listForReconcile(c, reconcileListing.sql(),
                 rs -> machine.state(rs.getString(2).strip()), 3, state -> state == alert, healthy);
         listener.reconcileListed();
         Map<Long, S> moved = new LinkedHashMap<>();

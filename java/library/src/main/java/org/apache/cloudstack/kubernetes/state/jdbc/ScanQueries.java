@@ -59,11 +59,55 @@ final class ScanQueries {
     }
 
     /**
-     * The CloudManaged clusters in {@code alert} or {@code running}, by id: {@code clusterColumns}
-     * (of {@code kc}) first, then the five columns {@link #vmSummary} reads.
+     * A scanner's reconcile listing, its SQL made at the first pass: the node count it compares
+     * with depends on the schema's release, probed once on a connection of {@code probe} (the
+     * DAO's, so a pass's statement count stays the pass's own).
      */
-    static String reconcileListing(String clusterColumns, Enum<?> alert, Enum<?> running) {
-        return "SELECT " + clusterColumns + ", kc.control_node_count + kc.node_count, COUNT(m.id), COUNT(vm.id),"
+    static final class Listing {
+        private final String clusterColumns;
+        private final Enum<?> alert;
+        private final Enum<?> running;
+        private final ConnectionSource probe;
+        private volatile String sql;
+
+        Listing(String clusterColumns, Enum<?> alert, Enum<?> running, ConnectionSource probe) {
+            this.clusterColumns = clusterColumns;
+            this.alert = alert;
+            this.running = running;
+            this.probe = probe;
+        }
+
+        String sql() throws SQLException {
+            String made = sql;
+            if (made == null) {
+                try (Connection c = probe.open()) {
+                    made = reconcileListing(clusterColumns, expectedNodes(c), alert, running);
+                }
+                sql = made;
+            }
+            return made;
+        }
+    }
+
+    /**
+     * The nodes a cluster must have, as upstream's {@code KubernetesClusterVO.getTotalNodeCount()}
+     * counts them (CloudStack 4.21 and later: control + worker + etcd nodes; nodes added with
+     * add-nodes are not counted). Where the schema predates etcd nodes (4.20 and older), control
+     * + worker.
+     */
+    static String expectedNodes(Connection c) throws SQLException {
+        return TableColumns.of(c, "kubernetes_cluster").contains("etcd_node_count")
+                ? "kc.control_node_count + kc.node_count + COALESCE(kc.etcd_node_count, 0)"
+                : "kc.control_node_count + kc.node_count";
+    }
+
+    /**
+     * The CloudManaged clusters in {@code alert} or {@code running}, by id: {@code clusterColumns}
+     * (of {@code kc}) first, then the five columns {@link #vmSummary} reads; {@code expectedNodes}
+     * is {@link #expectedNodes}'s expression for this database.
+     */
+    static String reconcileListing(String clusterColumns, String expectedNodes, Enum<?> alert, Enum<?> running) {
+        return "SELECT " + clusterColumns + ", " + expectedNodes + ", COUNT(m.id), COUNT(vm.id),"
                 + " COALESCE(SUM(CASE WHEN vm.state = 'Running' THEN 1 ELSE 0 END), 0),"
                 + " COALESCE(SUM(CASE WHEN vm.state = 'Stopped' THEN 1 ELSE 0 END), 0)"
                 + " FROM kubernetes_cluster kc"
@@ -71,17 +115,21 @@ final class ScanQueries {
                 + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
                 + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
                 + " AND kc.removed IS NULL AND kc.cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "'"
-                + " GROUP BY " + clusterColumns + ", kc.control_node_count, kc.node_count ORDER BY kc.id";
+                + " GROUP BY " + clusterColumns + ", " + expectedNodes + " ORDER BY kc.id";
     }
 
-    /** The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}. */
+    /**
+     * The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}.
+     * As upstream's scanner judges them: in a state only when no fewer VMs are mapped than the
+     * cluster has nodes (etcd and added nodes make more) and every mapped VM is in it.
+     */
     private static VmSummary vmSummary(ResultSet rs, int first) throws SQLException {
         long expectedVms = rs.getLong(first);
         long mapped = rs.getLong(first + 1);
         long vms = rs.getLong(first + 2);
         long running = rs.getLong(first + 3);
         long stopped = rs.getLong(first + 4);
-        if (mapped == 0 || mapped != expectedVms || vms != mapped) {
+        if (mapped == 0 || mapped < expectedVms || vms != mapped) {
             return VmSummary.INCOMPLETE;
         }
         if (running == vms) {

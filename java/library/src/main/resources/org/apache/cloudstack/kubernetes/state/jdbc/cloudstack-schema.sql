@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS `kubernetes_cluster` (
   `network_id` bigint unsigned COMMENT 'the ID of the network used by this Kubernetes cluster',
   `control_node_count` bigint NOT NULL default '0' COMMENT 'the number of the control nodes deployed for this Kubernetes cluster',
   `node_count` bigint NOT NULL default '0' COMMENT 'the number of the worker nodes deployed for this Kubernetes cluster',
+  `etcd_node_count` bigint NULL DEFAULT 0 COMMENT 'the number of the etcd nodes deployed for this Kubernetes cluster (CloudStack 4.21+)',
   `account_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'the ID of owner account of this Kubernetes cluster',
   `domain_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'the ID of the domain of this cluster',
   `state` char(32) NOT NULL COMMENT 'the current state of this Kubernetes cluster',
@@ -49,6 +50,8 @@ CREATE TABLE IF NOT EXISTS `kubernetes_cluster_vm_map` (
   `cluster_id` bigint unsigned NOT NULL COMMENT 'the ID of the Kubernetes cluster',
   `vm_id` bigint unsigned NOT NULL COMMENT 'the ID of the VM',
   `control_node` tinyint(1) unsigned NOT NULL DEFAULT 0,
+  `is_etcd_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'CloudStack 4.21+',
+  `is_external_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'added with add-nodes, CloudStack 4.21+',
   PRIMARY KEY (`id`),
   INDEX `i_kubernetes_cluster_vm_map__cluster_id` (`cluster_id`),
   CONSTRAINT `fk_kubernetes_cluster_vm_map__cluster_id` FOREIGN KEY (`cluster_id`) REFERENCES `kubernetes_cluster` (`id`) ON DELETE CASCADE
