@@ -13,7 +13,7 @@ FILES=(src/entry.rs src/scaling.rs src/recovery.rs src/completion.rs src/reconci
 EXPLAINED="$ROOT/mutants/equivalent.txt"
 OUT="$ROOT/target/mutants"
 
-if ! "$TOOLS/bin/cargo-mutants" --version 2>/dev/null | grep -qF "$VERSION"; then
+if ! "$TOOLS/bin/cargo-mutants" mutants --version 2>/dev/null | grep -qF "$VERSION"; then
     echo "mutants.sh: installing cargo-mutants $VERSION from crates.io into $TOOLS" >&2
     cargo install --quiet cargo-mutants --version "$VERSION" --locked --root "$TOOLS"
 fi
@@ -36,7 +36,7 @@ PATH="$TOOLS/bin:$PATH" cargo mutants --no-shuffle --jobs "${MUTANTS_JOBS:-2}" -
 case $status in 0 | 2 | 3) ;; *) echo "mutants.sh: cargo mutants failed (exit $status)" >&2; exit 1 ;; esac
 
 results="$OUT/mutants.out"
-count() { [ -f "$results/$1" ] && grep -c . "$results/$1" || echo 0; }
+count() { if [ -f "$results/$1" ]; then grep -c . "$results/$1" || true; else echo 0; fi; }
 unexplained=()
 while IFS= read -r mutant; do
     [ -n "$mutant" ] || continue

@@ -6,6 +6,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
+import org.apache.cloudstack.kubernetes.state.simulate.Watchdog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -91,6 +92,14 @@ final class SimulateCommand implements Callable<Integer> {
             description = "environment variable holding the database password (with --jdbc-url)")
     String passwordEnv;
 
+    @Option(names = "--stall-seconds", defaultValue = "" + ControlPlaneSimulation.DEFAULT_STALL_SECONDS,
+            description = "fail (exit " + STALLED + ", with a thread dump on standard error) when nothing moves for"
+                    + " this many seconds (default: ${DEFAULT-VALUE})")
+    int stallSeconds;
+
+    /** The exit status of a run its watchdog stopped. */
+    static final int STALLED = 3;
+
     @Override
     public Integer call() throws Exception {
         String password = passwordEnv == null ? null : System.getenv(passwordEnv);
@@ -106,12 +115,23 @@ final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter err = spec.commandLine().getErr();
-        SimulationReport report = new ControlPlaneSimulation(config, line -> {
-            if (!quiet) {
-                err.println(line);
-                err.flush();
-            }
-        }).run();
+        if (stallSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--stall-seconds must be at least 1");
+        }
+        SimulationReport report;
+        try {
+            report = new ControlPlaneSimulation(config, line -> {
+                if (!quiet) {
+                    err.println(line);
+                    err.flush();
+                }
+            }).stallAfterSeconds(stallSeconds).run();
+        } catch (Watchdog.Stalled stalled) {
+            err.println("cks-state simulate: " + stalled.getMessage());
+            err.print(stalled.threadDump());
+            err.flush();
+            return STALLED;
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? report.toJson() : report.toText());
         out.flush();

@@ -49,6 +49,20 @@ public final class ControlPlaneSimulation {
         return OperationScript.generate(config).fingerprint();
     }
 
+    /** Without progress for this long the run fails with {@link Watchdog.Stalled} (thread dump included). */
+    private long stallMillis = TimeUnit.SECONDS.toMillis(DEFAULT_STALL_SECONDS);
+
+    /** The default bound of {@link #stallAfterSeconds}. */
+    public static final int DEFAULT_STALL_SECONDS = 60;
+
+    public ControlPlaneSimulation stallAfterSeconds(int seconds) {
+        if (seconds < 1) {
+            throw new IllegalArgumentException("stall seconds must be at least 1, not " + seconds);
+        }
+        this.stallMillis = TimeUnit.SECONDS.toMillis(seconds);
+        return this;
+    }
+
     public SimulationReport run() throws SQLException, InterruptedException {
         OperationScript script = OperationScript.generate(config);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
@@ -87,86 +101,100 @@ public final class ControlPlaneSimulation {
             AtomicInteger crashesDone = new AtomicInteger();
             AtomicInteger jobsFailedByRestart = new AtomicInteger();
             AtomicInteger dispatched = new AtomicInteger();
-            List<Thread> background = new ArrayList<>();
-            for (ScannerRunner scanner : scanners) {
-                background.add(start("scanner", () -> {
-                    while (!stopScanners.get()) {
-                        sleep(config.scannerMillis());
-                        scanner.pass();
+            // Progress: anything that moves while the run is healthy (a scanner pass ends every few
+            // hundred milliseconds, even one that meets a database error).
+            Watchdog watchdog = Watchdog.start(() -> dispatched.get() + crashesDone.get() + scanStats.passes.get()
+                    + scanStats.databaseErrors.get() + outcomes.finished(), stallMillis);
+            try {
+                List<Thread> background = new ArrayList<>();
+                for (ScannerRunner scanner : scanners) {
+                    background.add(start("scanner", () -> {
+                        while (!stopScanners.get()) {
+                            sleep(config.scannerMillis());
+                            scanner.pass();
+                        }
+                    }));
+                }
+                // Live servers beat every 1.5 s, as CloudStack's do: the fenced scanner judges owners by it.
+                background.add(start("heartbeat", () -> {
+                    while (!stopScanners.get() && sleep(1500)) {
+                        for (ManagementServer s : servers) {
+                            heartbeat(db, s);
+                        }
                     }
                 }));
-            }
-            // Live servers beat every 1.5 s, as CloudStack's do: the fenced scanner judges owners by it.
-            background.add(start("heartbeat", () -> {
-                while (!stopScanners.get() && sleep(1500)) {
-                    for (ManagementServer s : servers) {
-                        heartbeat(db, s);
+                Thread crasher = start("crasher", () -> runCrashes(script, servers, monitor, db, started, crashesDone,
+                        jobsFailedByRestart));
+                long deadline = started + TimeUnit.SECONDS.toNanos(config.maxSeconds());
+                Thread reporter = start("progress", () -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        if (!sleep(1000)) {
+                            return;
+                        }
+                        progress.accept(String.format("[simulate] %.1fs: %d/%d operations dispatched, %d crashes,"
+                                + " %d scanner passes, %d clusters recovered", (System.nanoTime() - started) / 1e9,
+                                dispatched.get(), script.operations().size(), crashesDone.get(), scanStats.passes.get(),
+                                scanStats.recovered.get()));
+                    }
+                });
+
+                int notDispatched = 0;
+                for (ScriptedOperation op : script.operations()) {
+                    watchdog.throwIfStalled();
+                    long due = started + TimeUnit.MILLISECONDS.toNanos(op.atMillis());
+                    if (System.nanoTime() > deadline) {
+                        notDispatched++;
+                        continue;
+                    }
+                    sleepUntil(due);
+                    ManagementServer target = pickServer(servers, op.server(), outcomes);
+                    OperationGuard<State, Event> guard = guards.get(target.index);
+                    workers.get(target.index).submit(() -> runner.run(op, target, guard));
+                    dispatched.incrementAndGet();
+                }
+                for (ExecutorService pool : workers) {
+                    pool.shutdown();
+                }
+                for (ExecutorService pool : workers) {
+                    if (!pool.awaitTermination(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(30),
+                            TimeUnit.NANOSECONDS)) {
+                        pool.shutdownNow();
                     }
                 }
-            }));
-            Thread crasher = start("crasher", () -> runCrashes(script, servers, monitor, db, started, crashesDone,
-                    jobsFailedByRestart));
-            long deadline = started + TimeUnit.SECONDS.toNanos(config.maxSeconds());
-            Thread reporter = start("progress", () -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    if (!sleep(1000)) {
-                        return;
+                crasher.join();
+                stopScanners.set(true);
+                for (Thread t : background) {
+                    t.join();
+                }
+                reporter.interrupt();
+                reporter.join();
+
+                // After the storm: every server is up and its old jobs are failed; a few more passes.
+                for (int i = 0; i < FINAL_PASSES; i++) {
+                    int moved = scanStats.recovered.get() + scanStats.reconciled.get();
+                    scanners.get(0).pass();
+                    if (i > 0 && scanStats.recovered.get() + scanStats.reconciled.get() == moved) {
+                        break;
                     }
-                    progress.accept(String.format("[simulate] %.1fs: %d/%d operations dispatched, %d crashes,"
-                            + " %d scanner passes, %d clusters recovered", (System.nanoTime() - started) / 1e9,
-                            dispatched.get(), script.operations().size(), crashesDone.get(), scanStats.passes.get(),
-                            scanStats.recovered.get()));
                 }
-            });
+                watchdog.throwIfStalled();
 
-            int notDispatched = 0;
-            for (ScriptedOperation op : script.operations()) {
-                long due = started + TimeUnit.MILLISECONDS.toNanos(op.atMillis());
-                if (System.nanoTime() > deadline) {
-                    notDispatched++;
-                    continue;
+                Map<Long, String> finalStates = db.states();
+                int stuck = 0;
+                for (String s : finalStates.values()) {
+                    if (machine.orphanStates().contains(machine.state(s))) {
+                        stuck++;
+                    }
                 }
-                sleepUntil(due);
-                ManagementServer target = pickServer(servers, op.server(), outcomes);
-                OperationGuard<State, Event> guard = guards.get(target.index);
-                workers.get(target.index).submit(() -> runner.run(op, target, guard));
-                dispatched.incrementAndGet();
+                int illegal = HistoryCheck.illegalTransitions(machine, clusters, db.history(), finalStates);
+                return report(script, db, outcomes, latency, scanStats, monitor, crashesDone.get(),
+                        jobsFailedByRestart.get(), notDispatched, stuck, illegal, finalStates, runStarted);
+            } catch (InterruptedException e) {
+                watchdog.throwIfStalled();
+                throw e;
+            } finally {
+                watchdog.close();
             }
-            for (ExecutorService pool : workers) {
-                pool.shutdown();
-            }
-            for (ExecutorService pool : workers) {
-                if (!pool.awaitTermination(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(30),
-                        TimeUnit.NANOSECONDS)) {
-                    pool.shutdownNow();
-                }
-            }
-            crasher.join();
-            stopScanners.set(true);
-            for (Thread t : background) {
-                t.join();
-            }
-            reporter.interrupt();
-            reporter.join();
-
-            // After the storm: every server is up and its old jobs are failed; a few more passes.
-            for (int i = 0; i < FINAL_PASSES; i++) {
-                int moved = scanStats.recovered.get() + scanStats.reconciled.get();
-                scanners.get(0).pass();
-                if (i > 0 && scanStats.recovered.get() + scanStats.reconciled.get() == moved) {
-                    break;
-                }
-            }
-            Map<Long, String> finalStates = db.states();
-            int stuck = 0;
-            for (String s : finalStates.values()) {
-                if (machine.orphanStates().contains(machine.state(s))) {
-                    stuck++;
-                }
-            }
-            int illegal = HistoryCheck.illegalTransitions(machine, clusters, db.history(), finalStates);
-            return report(script, db, outcomes, latency, scanStats, monitor, crashesDone.get(),
-                    jobsFailedByRestart.get(), notDispatched, stuck, illegal, finalStates, runStarted);
         }
     }
 

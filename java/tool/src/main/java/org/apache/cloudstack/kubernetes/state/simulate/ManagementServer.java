@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.sql.SQLException;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -49,6 +50,26 @@ final class ManagementServer {
         try {
             check(runid);
             return body.run();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * {@link #step} under {@code inner} too (a cluster's tracker lock), always taken after this
+     * server's lock: the scanner takes them in this order inside its pass, and a worker that took
+     * them the other way round deadlocked with it once a crash() queued for the server's lock.
+     */
+    <T> T step(long runid, Lock inner, Step<T> body) throws SQLException {
+        lock.readLock().lock();
+        try {
+            inner.lock();
+            try {
+                check(runid);
+                return body.run();
+            } finally {
+                inner.unlock();
+            }
         } finally {
             lock.readLock().unlock();
         }

@@ -31,4 +31,13 @@ final class OperationOutcomes {
     int get(EntryOutcome outcome) {
         return counts.get(outcome).get();
     }
+
+    /** Every outcome counted so far: it grows while workers get anywhere. */
+    long finished() {
+        long n = crashedMidOperation.get() + rerouted.get() + databaseErrors.get();
+        for (AtomicInteger c : counts.values()) {
+            n += c.get();
+        }
+        return n;
+    }
 }

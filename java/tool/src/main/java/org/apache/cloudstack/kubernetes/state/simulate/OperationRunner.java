@@ -104,23 +104,20 @@ final class OperationRunner {
     private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
             OperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
         ClusterTracker tracker = monitor.tracker(cluster.id());
-        OperationEntry<State, Event> entry;
-        ActiveOperation active = null;
-        tracker.lock.lock();
-        try {
+        ActiveOperation[] active = new ActiveOperation[1];
+        OperationEntry<State, Event> entry = server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
-            entry = server.step(runid, () -> guard.transitToOperationState(cluster.id(), op.kind().operation, current));
-            if (entry.update() != null) {
+            OperationEntry<State, Event> e = guard.transitToOperationState(cluster.id(), op.kind().operation, current);
+            if (e.update() != null) {
                 latency.add(System.nanoTime() - start);
             }
-            if (entry.mayProceed()) {
-                active = new ActiveOperation(op, server.index, runid, entry.kind() == OperationEntry.Kind.ENTERED,
-                        entry.movedTo() == null ? null : entry.movedTo().name());
-                monitor.entered(tracker, active);
+            if (e.mayProceed()) {
+                active[0] = new ActiveOperation(op, server.index, runid, e.kind() == OperationEntry.Kind.ENTERED,
+                        e.movedTo() == null ? null : e.movedTo().name());
+                monitor.entered(tracker, active[0]);
             }
-        } finally {
-            tracker.lock.unlock();
-        }
+            return e;
+        });
         outcomes.count(EntryOutcome.valueOf(entry.kind().name()));
         if (!entry.mayProceed()) {
             return entry.kind() == OperationEntry.Kind.NOTHING_TO_DO;
@@ -131,7 +128,7 @@ final class OperationRunner {
         server.work(runid, op.workMillis());
         boolean ok = !op.fails();
         applyVmEffects(op, server, runid, cluster, ok);
-        return finish(server, runid, tracker, active, ok, entry.movedTo() != null,
+        return finish(server, runid, tracker, active[0], ok, entry.movedTo() != null,
                 () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
     }
 
@@ -141,10 +138,9 @@ final class OperationRunner {
      */
     private boolean finish(ManagementServer server, long runid, ClusterTracker tracker, ActiveOperation active,
             boolean ok, boolean moved, ManagementServer.Step<Boolean> completion) throws SQLException {
-        tracker.lock.lock();
-        try {
+        server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
-            boolean hit = server.step(runid, completion);
+            boolean hit = completion.run();
             if (moved) {
                 latency.add(System.nanoTime() - start);
                 if (!hit) {
@@ -152,9 +148,8 @@ final class OperationRunner {
                 }
             }
             monitor.exited(tracker, active, hit);
-        } finally {
-            tracker.lock.unlock();
-        }
+            return null;
+        });
         if (!ok) {
             outcomes.workFailed.incrementAndGet();
         }
@@ -172,24 +167,21 @@ final class OperationRunner {
             server.step(runid, () -> guard.completeScale(scale, cluster.id(), false));
             return false;
         }
-        ScaleEntry<State, Event> first;
-        ActiveOperation active = null;
-        tracker.lock.lock();
-        try {
+        ActiveOperation[] active = new ActiveOperation[1];
+        ScaleEntry<State, Event> first = server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
-            first = server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
-            if (first.update() != null) {
+            ScaleEntry<State, Event> e = guard.enterScalingState(scale, cluster.id());
+            if (e.update() != null) {
                 latency.add(System.nanoTime() - start);
             }
-            if (first.mayProceed()) {
-                boolean entered = first.kind() == ScaleEntry.Kind.ENTERED;
-                active = new ActiveOperation(op, server.index, runid, entered,
-                        entered ? first.update().target().name() : null);
-                monitor.entered(tracker, active);
+            if (e.mayProceed()) {
+                boolean entered = e.kind() == ScaleEntry.Kind.ENTERED;
+                active[0] = new ActiveOperation(op, server.index, runid, entered,
+                        entered ? e.update().target().name() : null);
+                monitor.entered(tracker, active[0]);
             }
-        } finally {
-            tracker.lock.unlock();
-        }
+            return e;
+        });
         outcomes.count(scaleOutcome(first.kind()));
         if (!first.mayProceed()) {
             return false;
@@ -199,7 +191,7 @@ final class OperationRunner {
         server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
         server.work(runid, op.workMillis() - op.workMillis() / 2);
         boolean ok = !op.fails();
-        return finish(server, runid, tracker, active, ok, scale.movedCluster(),
+        return finish(server, runid, tracker, active[0], ok, scale.movedCluster(),
                 () -> guard.completeScale(scale, cluster.id(), ok));
     }
 

@@ -38,7 +38,12 @@ final class ScannerRunner implements ScanListener {
     /** One pass, if this server is up; false when it is down. */
     boolean pass() {
         long runid = server.runid();
-        GLOBAL_LOCK.lock();
+        try {
+            GLOBAL_LOCK.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the simulation is being stopped (its watchdog)
+            return false;
+        }
         try {
             return server.step(runid, () -> {
                 RecoveryResult recovery = scanner.recoverOrphanedOperationStates();
