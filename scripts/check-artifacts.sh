@@ -31,7 +31,7 @@ echo "check-artifacts: $(basename "$library"): $(entries "$library" | grep -c '\
 unshaded="$(entries "$cli" | grep -E '\.class$' | grep -vE "^($PKG/|META-INF/versions/[0-9]+/$PKG/)" || true)"
 [ -z "$unshaded" ] || fail "$(basename "$cli") has classes outside $PKG (not relocated): $(echo "$unshaded" | head -5 | tr '\n' ' ')"
 cli_entries="$(entries "$cli")"
-for relocated in picocli h2 mariadb log4j; do
+for relocated in picocli h2 mariadb mysql jasypt log4j; do
     grep -q "^$PKG/shaded/$relocated/" <<<"$cli_entries" || fail "$(basename "$cli") lacks the relocated $relocated"
 done
 out="$(timeout 120 java -jar "$cli" table --format tsv 2>&1)" || fail "java -jar $(basename "$cli") table: $out"

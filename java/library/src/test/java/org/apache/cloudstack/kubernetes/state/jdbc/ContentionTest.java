@@ -28,7 +28,7 @@ class ContentionTest {
     static final int ROUNDS = 500;
 
     static Stream<Databases.Db> mariadb() {
-        return Stream.of(Databases.mariadb());
+        return Stream.of(Databases.mariadb(), Databases.connectorJ());
     }
 
     @ParameterizedTest(name = "{0} contention: 2 JVMs x 16 threads race to enter one cluster, 500 rounds")

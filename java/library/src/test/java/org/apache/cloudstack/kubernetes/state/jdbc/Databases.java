@@ -13,14 +13,20 @@ import java.util.stream.Stream;
 /**
  * The databases every DB test runs against: embedded H2 in MySQL mode and a real MariaDB server
  * (JDBC URL from system property {@code cks.mariadb.url}, which Maven sets from
- * {@code -Dmariadb.url}). Each case is one database x driver mode x isolation level; its
- * {@code toString()} starts with {@code [h2]} or {@code [mariadb]} for the display names.
+ * {@code -Dmariadb.url}), reached by the MariaDB driver and, as CloudStack's pool reaches it, by
+ * MySQL Connector/J with the management server's URL parameters. Each case is one database (and
+ * driver) x driver mode x isolation level; its {@code toString()} starts with {@code [h2]},
+ * {@code [mariadb]} or {@code [connector-j]} for the display names.
  *
  * <p>When the MariaDB URL is empty the MariaDB cases FAIL (never skip) with a message telling how
  * to start the server.
  */
 final class Databases {
     static final String MARIADB_URL_PROPERTY = "cks.mariadb.url";
+    /** What a fresh CloudStack install puts in db.cloud.url.params (Connector/J reports found rows by default). */
+    static final String CLOUDSTACK_URL_PARAMS = "prepStmtCacheSize=517&cachePrepStmts=true&sessionVariables=sql_mode="
+            + "'STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'"
+            + "&serverTimezone=UTC";
     private static final Set<String> READY = ConcurrentHashMap.newKeySet();
 
     private Databases() {
@@ -52,8 +58,14 @@ final class Databases {
             this.isolation = isolation;
         }
 
+        /** On the MariaDB server, whichever driver. */
         boolean isMariaDb() {
-            return kind.equals("mariadb");
+            return kind.equals("mariadb") || isConnectorJ();
+        }
+
+        /** Through MySQL Connector/J, the driver of the management server's pool. */
+        boolean isConnectorJ() {
+            return kind.equals("connector-j");
         }
 
         String isolationLabel() {
@@ -76,8 +88,8 @@ final class Databases {
                         + " `make test`, or start the throwaway server with `scripts/mariadb.sh start` and pass"
                         + " -Dmariadb.url=\"$(../scripts/mariadb.sh url)\" to Maven.");
             }
-            return base + (base.contains("?") ? "&" : "?") + "useAffectedRows="
-                    + (rows == RowsMode.AFFECTED_ROWS);
+            String url = base + (base.contains("?") ? "&" : "?") + "useAffectedRows=" + (rows == RowsMode.AFFECTED_ROWS);
+            return isConnectorJ() ? url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:") + "&" + CLOUDSTACK_URL_PARAMS : url;
         }
 
         /** A new connection with this case's isolation level (auto-commit on). */
@@ -110,7 +122,10 @@ final class Databases {
         }
     }
 
-    /** Every database case: H2 x 2 isolation levels, MariaDB x 2 rows modes x 2 isolation levels. */
+    /**
+     * Every database case: H2 x 2 isolation levels, MariaDB x 2 rows modes x 2 isolation levels,
+     * and Connector/J (found rows, as CloudStack runs it) x 2 isolation levels.
+     */
     static Stream<Db> all() {
         return Stream.of(
                 new Db("h2", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED),
@@ -118,18 +133,26 @@ final class Databases {
                 new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
                 new Db("mariadb", RowsMode.AFFECTED_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
                 new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED),
-                new Db("mariadb", RowsMode.AFFECTED_ROWS, Connection.TRANSACTION_READ_COMMITTED));
+                new Db("mariadb", RowsMode.AFFECTED_ROWS, Connection.TRANSACTION_READ_COMMITTED),
+                new Db("connector-j", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED),
+                new Db("connector-j", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ));
     }
 
     /** One case per database (REPEATABLE READ, the MySQL default; found rows, the driver default). */
     static Stream<Db> perDatabase() {
         return Stream.of(
                 new Db("h2", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
-                new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ));
+                new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ),
+                new Db("connector-j", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED));
     }
 
     /** MariaDB only (contention). */
     static Db mariadb() {
         return new Db("mariadb", RowsMode.FOUND_ROWS, Connection.TRANSACTION_REPEATABLE_READ);
+    }
+
+    /** The MariaDB server through Connector/J as CloudStack's pool connects (contention). */
+    static Db connectorJ() {
+        return new Db("connector-j", RowsMode.FOUND_ROWS, Connection.TRANSACTION_READ_COMMITTED);
     }
 }

@@ -184,7 +184,11 @@ class StateDaoTest {
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Stopped);
         javax.sql.DataSource ds;
-        if (db.isMariaDb()) {
+        if (db.isConnectorJ()) {
+            com.mysql.cj.jdbc.MysqlDataSource mysql = new com.mysql.cj.jdbc.MysqlDataSource();
+            mysql.setURL(db.url());
+            ds = mysql;
+        } else if (db.isMariaDb()) {
             ds = new org.mariadb.jdbc.MariaDbDataSource(db.url());
         } else {
             org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();

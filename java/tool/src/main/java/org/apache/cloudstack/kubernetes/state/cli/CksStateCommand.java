@@ -34,7 +34,7 @@ public final class CksStateCommand implements Runnable {
             StringBuilder message = new StringBuilder("cks-state ").append(commandLine.getCommandName()).append(": ");
             String sep = "";
             for (Throwable t = e; t != null; t = t.getCause()) {
-                message.append(sep).append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+                message.append(sep).append(t.getMessage() == null ? t.getClass().getSimpleName() : Secrets.mask(t.getMessage()));
                 sep = "\n  caused by: ";
             }
             commandLine.getErr().println(message);

@@ -1,7 +1,6 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
-import java.sql.DriverManager;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
@@ -12,6 +11,7 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,15 +33,8 @@ final class ExplainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "CLUSTER", description = "the cluster's id, uuid or name")
     String cluster;
 
-    @Option(names = "--jdbc-url", required = true,
-            description = "the CloudStack database, e.g. jdbc:mariadb://127.0.0.1:3306/cloud")
-    String jdbcUrl;
-
-    @Option(names = "--user", description = "database user (its password comes from --password-env or a prompt)")
-    String user;
-
-    @Option(names = "--password-env", paramLabel = "VAR", description = "environment variable holding the password")
-    String passwordEnv;
+    @Mixin
+    DatabaseOptions database;
 
     @Option(names = "--mode", defaultValue = "compat",
             description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
@@ -55,10 +48,8 @@ final class ExplainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String password = DatabasePassword.of(spec, user, passwordEnv);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
-        ClusterExplainer<State, Event> explainer = new ClusterExplainer<>(machine,
-                () -> user == null ? DriverManager.getConnection(jdbcUrl) : DriverManager.getConnection(jdbcUrl, user, password),
+        ClusterExplainer<State, Event> explainer = new ClusterExplainer<>(machine, database.source(spec),
                 StateMode.fromConfig(mode), Math.max(1, maxJobs));
         ClusterExplanation e;
         try {

@@ -1,19 +1,18 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
-import java.io.Console;
 import java.io.PrintWriter;
-import java.sql.DriverManager;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code cks-state scan}: stuck clusters of a CloudStack database, and the way out. */
@@ -29,15 +28,12 @@ final class ScanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--jdbc-url", required = true,
-            description = "the CloudStack database, e.g. jdbc:mariadb://127.0.0.1:3306/cloud")
-    String jdbcUrl;
+    @Mixin
+    DatabaseOptions database;
 
-    @Option(names = "--user", description = "database user (its password comes from --password-env or a prompt)")
-    String user;
-
-    @Option(names = "--password-env", paramLabel = "VAR", description = "environment variable holding the password")
-    String passwordEnv;
+    @Option(names = "--mode", defaultValue = "compat",
+            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
+    String mode;
 
     @Option(names = "--apply", description = "perform the compare-and-sets (default: dry run, read only)")
     boolean apply;
@@ -47,35 +43,14 @@ final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String password = password();
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
-        StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine,
-                () -> user == null ? DriverManager.getConnection(jdbcUrl) : DriverManager.getConnection(jdbcUrl, user, password));
+        StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine, database.source(spec),
+                StateMode.fromConfig(mode));
         StuckClusterScan.Result result = scan.run(apply);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? json(result) : text(result));
         out.flush();
         return 0;
-    }
-
-    private String password() {
-        if (passwordEnv != null) {
-            String value = System.getenv(passwordEnv);
-            if (value == null) {
-                throw new ParameterException(spec.commandLine(), "environment variable " + passwordEnv + " is not set");
-            }
-            return value;
-        }
-        if (user == null) {
-            return null;
-        }
-        Console console = System.console();
-        if (console == null) {
-            throw new ParameterException(spec.commandLine(),
-                    "--user needs a password: give --password-env VAR (no terminal to prompt on)");
-        }
-        char[] typed = console.readPassword("Password for %s: ", user);
-        return typed == null ? "" : new String(typed);
     }
 
     private String text(StuckClusterScan.Result result) {
