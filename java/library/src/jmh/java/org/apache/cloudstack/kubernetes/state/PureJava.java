@@ -214,8 +214,7 @@ final class PureJava {
                 if (orphanStates.contains(c.state()) && orphans.contains(c.id())) {
                     S to = table.next(c.state(), operationFailed);
                     if (to != null) {
-                        out.add(new ClusterRecovery<>(c.id(), new StateUpdate<>(c.state(), operationFailed, to),
-                                c.version()));
+                        out.add(new ClusterRecovery<>(c.id(), new StateUpdate<>(c.state(), operationFailed, to)));
                     }
                 }
             }

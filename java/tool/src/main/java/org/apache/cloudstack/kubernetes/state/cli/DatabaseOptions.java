@@ -7,12 +7,20 @@ import org.apache.cloudstack.kubernetes.state.dbprops.CloudDbProperties;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettings;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettingsException;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-/** The database of scan and explain: a JDBC URL, or the management server's own db.properties. */
+/**
+ * The database of scan and explain (a JDBC URL, or the management server's own db.properties)
+ * and the mode its management servers run the scanner in.
+ */
 final class DatabaseOptions {
+    @Option(names = "--mode", defaultValue = "compat",
+            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
+    String mode;
+
     @Option(names = "--jdbc-url",
             description = "the CloudStack database, e.g. jdbc:mysql://127.0.0.1:3306/cloud or jdbc:mariadb://...")
     String jdbcUrl;
@@ -31,6 +39,10 @@ final class DatabaseOptions {
     @Option(names = "--key-file", paramLabel = "FILE",
             description = "with --db-properties: the management key's file (default: as db.cloud.encryption.type says)")
     Path keyFile;
+
+    StateMode mode() {
+        return StateMode.fromConfig(mode);
+    }
 
     /** Connections to the database the options name; the password is registered with {@link Secrets}. */
     ConnectionSource source(CommandSpec spec) throws DbSettingsException {

@@ -6,7 +6,6 @@ import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplainer;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplanation;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.text.Json;
@@ -36,10 +35,6 @@ final class ExplainCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
-    @Option(names = "--mode", defaultValue = "compat",
-            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
-    String mode;
-
     @Option(names = "--jobs", defaultValue = "10", description = "how many of the newest jobs to show (default: ${DEFAULT-VALUE})")
     int maxJobs;
 
@@ -50,7 +45,7 @@ final class ExplainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
         ClusterExplainer<State, Event> explainer = new ClusterExplainer<>(machine, database.source(spec),
-                StateMode.fromConfig(mode), Math.max(1, maxJobs));
+                database.mode(), Math.max(1, maxJobs));
         ClusterExplanation e;
         try {
             e = explainer.explain(cluster.strip());

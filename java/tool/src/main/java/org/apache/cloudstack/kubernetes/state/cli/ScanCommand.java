@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
@@ -31,10 +30,6 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
-    @Option(names = "--mode", defaultValue = "compat",
-            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
-    String mode;
-
     @Option(names = "--apply", description = "perform the compare-and-sets (default: dry run, read only)")
     boolean apply;
 
@@ -45,7 +40,7 @@ final class ScanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
         StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine, database.source(spec),
-                StateMode.fromConfig(mode));
+                database.mode());
         StuckClusterScan.Result result = scan.run(apply);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? json(result) : text(result));
