@@ -35,4 +35,4 @@ pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
-pub const ABI_VERSION: i32 = 3;
+pub const ABI_VERSION: i32 = 4;

@@ -1,6 +1,6 @@
 //! Primitive arrays across JNI, with the argument's name in every error.
 
-use jni::objects::{JIntArray, JLongArray};
+use jni::objects::{AsJArrayRaw, JIntArray, JLongArray};
 use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
@@ -76,6 +76,18 @@ impl<'a, 'local> LongChunks<'a, 'local> {
         self.next_start += n;
         Ok(Some((start, chunk)))
     }
+}
+
+/// The length of a non-null array argument (an error naming `argument` for null).
+pub(crate) fn array_length<'local>(
+    env: &JNIEnv,
+    argument: &str,
+    array: &impl AsJArrayRaw<'local>,
+) -> BridgeResult<usize> {
+    if array.as_ref().is_null() {
+        return Err(null(argument));
+    }
+    Ok(env.get_array_length(array)? as usize)
 }
 
 pub(crate) fn read_ints(

@@ -1,20 +1,20 @@
-//! One thin function per native method of `NativeBridge.java`.
+//! The table's queries of `NativeBridge.java`, one thin function each: names, rows, next state,
+//! the entry rule of a state, refusal texts, constants, log level. The decisions that write are in
+//! `operations.rs` and `recovery.rs`.
 
-use jni::objects::{JClass, JIntArray, JLongArray, JObject};
+use jni::objects::{JClass, JObject};
 use jni::sys::{jint, jintArray, jlong, jlongArray, jobjectArray, jstring};
 use jni::JNIEnv;
 use once_cell::sync::Lazy;
 
-use super::arrays::{new_ints, new_longs, read_ints, read_longs, same_length, LongChunks};
+use super::arrays::{new_ints, new_longs};
 use super::codec;
-use super::errors::{bad_element, run, BridgeError, BridgeResult};
+use super::codes::names;
+use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
-use crate::recovery::{ClusterRow, JobRef, RecoveryPlan, RecoveryPlanner};
-use crate::scaling::ScaleOperation;
+use crate::fencing::{MAX_VERSION, OWNER_GONE_AFTER_SECS};
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::{complete, decide_entry, next_state, plan_reconcile, Profile};
-
-use super::codes::{names, recovery};
+use crate::{decide_entry, next_state, Profile};
 
 const NAMES_STATES: jint = names::STATES;
 const NAMES_EVENTS: jint = names::EVENTS;
@@ -175,193 +175,15 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
+/// [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits.
 #[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleBegin(
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_constants(
     mut env: JNIEnv,
     _class: JClass,
-    profile: jint,
-    scale_kind: jint,
-    started_from: jint,
-) -> jint {
-    run(&mut env, codec::NONE, |_| {
-        let operation = ScaleOperation::new(
-            codec::profile("profile", profile)?,
-            codec::scale_kind("scaleKind", scale_kind)?,
-            codec::state("startedFrom", started_from)?,
-        );
-        let accepted = match operation.next_step(operation.started_from()) {
-            crate::ScalingStep::Enter(update) => Ok(Some(update)),
-            crate::ScalingStep::ChangeSettingsOnly => Ok(None),
-            _ => Err(()),
-        };
-        Ok(codec::pack_scale_begin(accepted))
-    })
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleStep(
-    mut env: JNIEnv,
-    _class: JClass,
-    profile: jint,
-    scale_kind: jint,
-    started_from: jint,
-    entered: jint,
-    current: jint,
-) -> jint {
-    run(&mut env, codec::NONE, |_| {
-        let operation = ScaleOperation::resumed(
-            codec::profile("profile", profile)?,
-            codec::scale_kind("scaleKind", scale_kind)?,
-            codec::state("startedFrom", started_from)?,
-            codec::optional_state("entered", entered)?,
-        );
-        Ok(codec::pack_scaling_step(
-            operation.next_step(codec::state("current", current)?),
-        ))
-    })
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_complete(
-    mut env: JNIEnv,
-    _class: JClass,
-    profile: jint,
-    moved_to: jint,
-    outcome: jint,
-) -> jint {
-    run(&mut env, codec::NONE, |_| {
-        let completion = complete(
-            codec::profile("profile", profile)?,
-            codec::optional_state("movedTo", moved_to)?,
-            codec::outcome("outcome", outcome)?,
-        );
-        Ok(codec::pack_completion(completion))
-    })
-}
-
-/// The candidates' columns checked (same lengths, ids not negative, known states), with the
-/// states decoded. The rows themselves are never built: see [`cluster_rows`].
-fn checked_states(ids: &[jlong], states: &[jint]) -> BridgeResult<Vec<State>> {
-    same_length("clusterStates", states.len(), "clusterIds", ids.len())?;
-    if let Some(i) = ids.iter().position(|&id| id < 0) {
-        return Err(bad_element(
-            "clusterIds",
-            i,
-            format!("negative cluster id {}", ids[i]),
-        ));
-    }
-    codec::states("clusterStates", states)
-}
-
-/// The rows over checked columns, made as the planner reads them.
-fn cluster_rows<'a>(
-    ids: &'a [jlong],
-    states: &'a [State],
-) -> impl Iterator<Item = ClusterRow> + Clone + 'a {
-    ids.iter().zip(states).map(|(&id, &state)| ClusterRow {
-        id: id as u64,
-        state,
-    })
-}
-
-/// Feeds the job ids to the planner chunk by chunk. Every id is checked, also after the plan
-/// stopped wanting jobs (no candidate, or an unknown job), so a bad id is reported wherever it is.
-fn feed_jobs<C: Iterator<Item = ClusterRow> + Clone>(
-    planner: &mut RecoveryPlanner<C>,
-    mut job_ids: LongChunks,
-) -> BridgeResult<()> {
-    while let Some((start, chunk)) = job_ids.next_chunk()? {
-        // Checked while marking, in the same pass: a second pass over each chunk cost about a
-        // third of the marking (perf). A planner that stopped early did not see the whole chunk.
-        let mut any_bad = false;
-        let mut seen_whole_chunk = false;
-        if planner.wants_jobs() {
-            planner.add_jobs(chunk.iter().map(|&id| {
-                any_bad |= id < -1;
-                if id == -1 {
-                    JobRef::Unknown
-                } else {
-                    JobRef::Cluster(id as u64)
-                }
-            }));
-            seen_whole_chunk = planner.wants_jobs();
-        }
-        if any_bad || !seen_whole_chunk {
-            if let Some(k) = chunk.iter().position(|&id| id < -1) {
-                return Err(bad_element(
-                    "jobClusterIds",
-                    start + k,
-                    format!("{} is neither a cluster id nor -1 (unknown)", chunk[k]),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn encode_plan(plan: &RecoveryPlan) -> Vec<jlong> {
-    match plan {
-        RecoveryPlan::Skip => vec![recovery::SKIP.into(), 0],
-        RecoveryPlan::Wait => vec![recovery::WAIT.into(), 0],
-        RecoveryPlan::Recover(recoveries) => {
-            let mut out = Vec::with_capacity(2 + 2 * recoveries.len());
-            out.extend([recovery::RECOVER.into(), recoveries.len() as jlong]);
-            for r in recoveries {
-                out.extend([r.cluster_id as jlong, codec::pack_recovery_update(r.update)]);
-            }
-            out
-        }
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planRecovery(
-    mut env: JNIEnv,
-    _class: JClass,
-    cluster_ids: JLongArray,
-    cluster_states: JIntArray,
-    job_cluster_ids: JLongArray,
 ) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let ids = read_longs(env, "clusterIds", &cluster_ids)?;
-        let states = read_ints(env, "clusterStates", &cluster_states)?;
-        // The jobs (up to millions) are streamed through a small buffer, not copied whole.
-        let job_ids = LongChunks::new(env, "jobClusterIds", &job_cluster_ids)?;
-        let job_count = job_ids.len();
-        let states = checked_states(&ids, &states)?;
-        let rows = cluster_rows(&ids, &states);
-        let mut planner = RecoveryPlanner::new(Profile::Upstream, rows);
-        feed_jobs(&mut planner, job_ids)?;
-        let plan = planner.finish();
-        log::debug!(
-            "recovery plan for {} clusters and {} jobs: {}",
-            ids.len(),
-            job_count,
-            match &plan {
-                RecoveryPlan::Skip => "skip".to_string(),
-                RecoveryPlan::Wait => "wait".to_string(),
-                RecoveryPlan::Recover(r) => format!("{} to recover", r.len()),
-            }
-        );
-        Ok(new_longs(env, &encode_plan(&plan))?.into_raw())
-    })
-}
-
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planReconcile(
-    mut env: JNIEnv,
-    _class: JClass,
-    profile: jint,
-    listed_state: jint,
-    vm_summary: jint,
-) -> jlong {
-    run(&mut env, 0, |_| {
-        let plan = plan_reconcile(
-            codec::profile("profile", profile)?,
-            codec::state("listedState", listed_state)?,
-            codec::vm_summary("vmSummary", vm_summary)?,
-        );
-        Ok(codec::pack_reconcile(&plan))
+        let values = [MAX_VERSION as jlong, OWNER_GONE_AFTER_SECS as jlong];
+        Ok(new_longs(env, &values)?.into_raw())
     })
 }
 

@@ -1,13 +1,13 @@
 //! Codes in, packed primitives out: the encodings documented in `NativeBridge.java`.
 
-use super::codes::{completion, entry, packed, scale};
+use super::codes::{self, entry, packed};
 use super::errors::{bad_element, BridgeResult};
-use crate::completion::{Completion, Outcome};
+use crate::completion::Outcome;
 use crate::entry::EntryDecision;
 use crate::error::CoreError;
-use crate::reconcile::{ReconcilePlan, VmSummary};
-use crate::scaling::{ScaleKind, ScalingStep};
-use crate::table::{Event, Operation, Profile, State, StateUpdate};
+use crate::reconcile::VmSummary;
+use crate::scaling::ScaleKind;
+use crate::table::{Event, Operation, Profile, State};
 
 pub(crate) const NONE: i32 = super::codes::argument::NONE;
 pub(crate) const NO_CODE: u32 = packed::NONE as u32;
@@ -77,18 +77,6 @@ pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary,
     VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
 }
 
-fn pack_update(kind: i32, update: Option<StateUpdate>) -> i32 {
-    let kind = kind as u32;
-    let (expected, event, target) = update.map_or((NO_CODE, NO_CODE, NO_CODE), |u| {
-        (
-            u32::from(u.expected.code()),
-            u32::from(u.event.code()),
-            u32::from(u.target.code()),
-        )
-    });
-    (kind | expected << 8 | event << 16 | target << 24) as i32
-}
-
 pub(crate) fn pack_entry(decision: EntryDecision) -> i32 {
     let (kind, event, target) = match decision {
         EntryDecision::Transition(u) => (
@@ -103,59 +91,25 @@ pub(crate) fn pack_entry(decision: EntryDecision) -> i32 {
     (kind as u32 | event << 8 | target << 16) as i32
 }
 
-pub(crate) fn pack_scale_begin(result: Result<Option<StateUpdate>, ()>) -> i32 {
-    match result {
-        Ok(Some(update)) => pack_update(scale::ENTER, Some(update)),
-        Ok(None) => pack_update(scale::SETTINGS_ONLY, None),
-        Err(()) => pack_update(scale::REFUSE, None),
-    }
+/// How the stack writes: the mode argument of every decision that writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Compat,
+    Fenced,
 }
 
-pub(crate) fn pack_scaling_step(step: ScalingStep) -> i32 {
-    match step {
-        ScalingStep::ChangeSettingsOnly => pack_update(scale::SETTINGS_ONLY, None),
-        ScalingStep::Enter(update) => pack_update(scale::ENTER, Some(update)),
-        ScalingStep::AlreadyEntered => pack_update(scale::ALREADY_ENTERED, None),
-        ScalingStep::Refuse(_) => pack_update(scale::REFUSE, None),
-        ScalingStep::FailTakenSince(current) => {
-            (scale::FAIL_TAKEN_SINCE as u32
-                | NO_CODE << 8
-                | NO_CODE << 16
-                | u32::from(current.code()) << 24) as i32
-        }
+pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, CoreError> {
+    match code {
+        codes::mode::COMPAT => Ok(Mode::Compat),
+        codes::mode::FENCED => Ok(Mode::Fenced),
+        _ => Err(unknown(argument, "mode", code)),
     }
-}
-
-pub(crate) fn pack_completion(completion: Completion) -> i32 {
-    match completion {
-        Completion::CompareAndSet(update) => pack_update(completion::COMPARE_AND_SET, Some(update)),
-        Completion::LeaveIt => pack_update(completion::LEAVE, None),
-    }
-}
-
-/// Bits 0-7 step count, then 24 bits per step: expected, event, target.
-pub(crate) fn pack_reconcile(plan: &ReconcilePlan) -> i64 {
-    let mut packed: u64 = 0;
-    let mut count: u64 = 0;
-    for (i, step) in plan.steps().enumerate() {
-        let bits = u64::from(step.expected.code())
-            | u64::from(step.event.code()) << 8
-            | u64::from(step.target.code()) << 16;
-        packed |= bits << (8 + 24 * i);
-        count += 1;
-    }
-    (packed | count) as i64
-}
-
-/// The update of a recovery as a long: same layout as a packed state update.
-pub(crate) fn pack_recovery_update(update: StateUpdate) -> i64 {
-    i64::from(pack_update(completion::COMPARE_AND_SET, Some(update))) & 0xFFFF_FFFF
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{decide_entry, plan_reconcile};
+    use crate::decide_entry;
 
     #[test]
     fn entry_packs_kind_event_and_target_in_that_order() {
@@ -181,27 +135,9 @@ mod tests {
     }
 
     #[test]
-    fn updates_keep_the_high_byte_when_the_sign_bit_is_set() {
-        let packed = pack_completion(Completion::LeaveIt);
-        assert_eq!(packed & 0xFF, completion::LEAVE);
-        assert_eq!((packed >> 24) & 0xFF, 0xFF);
-        let fail = pack_scaling_step(ScalingStep::FailTakenSince(State::Starting));
-        assert_eq!(
-            ((fail & 0xFF), (fail >> 24) & 0xFF),
-            (scale::FAIL_TAKEN_SINCE, 1)
-        );
-    }
-
-    #[test]
-    fn reconcile_packs_count_then_steps() {
-        let packed = pack_reconcile(&plan_reconcile(
-            Profile::Upstream,
-            State::Alert,
-            VmSummary::AllStopped,
-        ));
-        assert_eq!(packed & 0xFF, 2);
-        let step = |i: i64| ((packed >> (8 + 24 * i)) & 0xFF_FFFF) as u32;
-        assert_eq!(step(0), 10 | (1 << 8) | (3 << 16));
-        assert_eq!(step(1), 3 | (10 << 8) | (4 << 16));
+    fn modes_decode_by_their_codes_only() {
+        assert_eq!(mode("mode", codes::mode::COMPAT), Ok(Mode::Compat));
+        assert_eq!(mode("mode", codes::mode::FENCED), Ok(Mode::Fenced));
+        assert!(mode("mode", 7).is_err());
     }
 }

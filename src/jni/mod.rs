@@ -5,7 +5,8 @@ mod bridge;
 mod codec;
 mod codes;
 mod errors;
-mod fenced;
 mod logging;
+mod operations;
+mod recovery;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;

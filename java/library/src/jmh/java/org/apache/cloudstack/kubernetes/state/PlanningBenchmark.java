@@ -32,6 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 public class PlanningBenchmark {
     static final int JOBS_PER_CLUSTER = 10;
+    private static final long[] NO_LONGS = {};
+    private static final int[] NO_INTS = {};
 
     @Param({"1000", "10000", "100000"})
     public int clusters;
@@ -40,9 +42,11 @@ public class PlanningBenchmark {
     private PureJava.RecoveryPlanner<State, Event> javaPlanner;
     private List<ClusterSnapshot<State>> candidates;
     private long[] jobClusterIds;
+    private long[] jobIds;
     // The same candidates already marshalled: planJniRaw is the native call alone.
     private long[] candidateIds;
     private int[] candidateStates;
+    private long[] noOwners;
 
     @Setup
     public void setUp() {
@@ -82,7 +86,13 @@ public class PlanningBenchmark {
             jobClusterIds[i] = jobClusterIds[k];
             jobClusterIds[k] = t;
         }
-        RecoveryPlan<State, Event> viaJni = machine.planRecovery(candidates, jobClusterIds);
+        jobIds = new long[jobs];
+        for (int i = 0; i < jobs; i++) {
+            jobIds[i] = i;
+        }
+        noOwners = new long[clusters];
+        java.util.Arrays.fill(noOwners, -1);
+        RecoveryPlan<State, Event> viaJni = planJni();
         RecoveryPlan<State, Event> viaJava = javaPlanner.plan(candidates, jobClusterIds);
         int expected = (clusters + 99) / 100;
         if (!viaJni.equals(viaJava) || viaJni.recoveries().size() != expected) {
@@ -93,13 +103,14 @@ public class PlanningBenchmark {
 
     @Benchmark
     public RecoveryPlan<State, Event> planJni() {
-        return machine.planRecovery(candidates, jobClusterIds);
+        return machine.planRecovery(candidates, jobIds, jobClusterIds, NO_LONGS, List.of());
     }
 
     /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
     @Benchmark
     public long[] planJniRaw() {
-        return NativeBridge.planRecovery(candidateIds, candidateStates, jobClusterIds);
+        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, candidateIds, candidateStates, noOwners, noOwners,
+                noOwners, noOwners, jobIds, jobClusterIds, NO_LONGS, NO_LONGS, NO_LONGS, NO_INTS, NO_LONGS);
     }
 
     @Benchmark

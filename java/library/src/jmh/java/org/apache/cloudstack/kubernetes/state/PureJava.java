@@ -149,16 +149,18 @@ final class PureJava {
             EntryDecision<S, E> decision;
             switch (kind) {
                 case 0:
-                    decision = EntryDecision.transition(new StateUpdate<>(current, first, to));
+                    decision = new EntryDecision<>(EntryDecision.Kind.TRANSITION, StateWrite.of(new StateUpdate<>(current,
+                            first, to)), null, null, -1, null);
                     break;
                 case 1:
-                    decision = EntryDecision.proceed();
+                    decision = new EntryDecision<>(EntryDecision.Kind.PROCEED, null, null, null, -1, null);
                     break;
                 case 2:
-                    decision = EntryDecision.nothingToDo();
+                    decision = new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, -1, null);
                     break;
                 default:
-                    decision = EntryDecision.refuse(operation, codeByOrdinal[current.ordinal()], null);
+                    decision = new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation,
+                            codeByOrdinal[current.ordinal()], null);
                     break;
             }
             cache[slot] = new Decided<>(kind, to, decision);
@@ -214,7 +216,8 @@ final class PureJava {
                 if (orphanStates.contains(c.state()) && orphans.contains(c.id())) {
                     S to = table.next(c.state(), operationFailed);
                     if (to != null) {
-                        out.add(new ClusterRecovery<>(c.id(), new StateUpdate<>(c.state(), operationFailed, to)));
+                        out.add(new ClusterRecovery<>(c.id(), StateWrite.of(new StateUpdate<>(c.state(), operationFailed, to)),
+                                GoneReason.NO_OWNER_NO_JOB));
                     }
                 }
             }

@@ -2,9 +2,13 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Objects;
 
-/** One orphaned cluster to fail by compare-and-set on the state that was read. */
-public record ClusterRecovery<S, E>(long clusterId, StateUpdate<S, E> update) {
+/**
+ * One orphan the status scanner fails (or, fenced and held at rest, releases) by compare-and-set on
+ * the token that was read, and why its operation is provably gone.
+ */
+public record ClusterRecovery<S, E>(long clusterId, StateWrite<S, E> write, GoneReason reason) {
     public ClusterRecovery {
-        Objects.requireNonNull(update, "update");
+        Objects.requireNonNull(write, "write");
+        Objects.requireNonNull(reason, "reason");
     }
 }

@@ -2,9 +2,18 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Objects;
 
-/** A candidate cluster as the compat scanner read it (fenced mode reads a {@link FencedCandidate}). */
-public record ClusterSnapshot<S>(long id, S state) {
+/** A candidate cluster as the status scanner read it: its id and its row. */
+public record ClusterSnapshot<S>(long id, ClusterRow<S> row) {
     public ClusterSnapshot {
-        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(row, "row");
+    }
+
+    /** A compat candidate: the state alone. */
+    public ClusterSnapshot(long id, S state) {
+        this(id, ClusterRow.of(state));
+    }
+
+    public S state() {
+        return row.state();
     }
 }

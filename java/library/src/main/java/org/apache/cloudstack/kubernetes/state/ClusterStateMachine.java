@@ -7,13 +7,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The Kubernetes cluster state machine, answered by the native core, in the host's own enums.
+ * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for
+ * one {@link StateMode}: every decision that writes (entry, scaling step, completion, Alert
+ * reconciliation, orphan recovery) is the core's for that mode, and comes back as the
+ * {@link StateWrite} to apply. Java decides nothing.
  *
  * <p>Binds to the host's {@code KubernetesCluster.State} / {@code Event} classes by constant name,
  * in any declaration order: ordinals never cross JNI, only the library's codes. A host constant the
  * library does not know is a bind error; a library name the host lacks makes its rows unreachable
  * ({@link #nextState} returns null, an entry or scale step that would need it is refused, a
- * completion that would need it leaves the state alone).
+ * completion that would need it leaves the state alone (fenced: only releases the cluster), a
+ * reconcile plan stops before it, and no recovery is planned for such a cluster).
  *
  * <p>Immutable and thread-safe. Null arguments and constants of another enum class throw
  * {@link IllegalArgumentException} naming the argument.
@@ -23,26 +27,35 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     private final Profile profile;
     private final int profileCode;
+    private final StateMode mode;
+    private final int modeCode;
     private final EnumBinding<S> states;
     private final EnumBinding<E> events;
     private final Set<S> orphanStates;
     private final List<StateUpdate<S, E>> transitions;
+    private final long maxVersion;
+    private final long ownerGoneAfterSeconds;
     /**
-     * Entry decisions already decoded, by operation and state code, each with the packed value it
-     * was decoded from: the result objects are immutable, so decideEntry hands out the same one
-     * for the same native answer and the hot path allocates nothing. Filled lazily; a race only
-     * decodes twice (DecodedEntry's final fields make the publication safe).
+     * Entry rules already decoded, by operation and state code, each with the packed value it was
+     * decoded from: the result objects are immutable, so decideEntry hands out the same one for the
+     * same native answer and the hot path allocates nothing. Filled lazily; a race only decodes
+     * twice (DecodedEntry's final fields make the publication safe).
      */
     private final DecodedEntry<S, E>[] decodedEntries;
     private final int stateCodeCount;
 
-    private ClusterStateMachine(Profile profile, EnumBinding<S> states, EnumBinding<E> events) {
+    private ClusterStateMachine(Profile profile, StateMode mode, EnumBinding<S> states, EnumBinding<E> events) {
         this.profile = profile;
         this.profileCode = profile.ordinal();
+        this.mode = mode;
+        this.modeCode = mode.code();
         this.states = states;
         this.events = events;
         this.orphanStates = readOrphanStates();
         this.transitions = readTransitions();
+        long[] constants = NativeBridge.constants();
+        this.maxVersion = constants[0];
+        this.ownerGoneAfterSeconds = constants[1];
         @SuppressWarnings("unchecked")
         DecodedEntry<S, E>[] entries = (DecodedEntry<S, E>[]) new DecodedEntry<?, ?>[
                 Operation.values().length * states.codeCount()];
@@ -60,27 +73,38 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         }
     }
 
-    /** Binds the host's enums with the upstream profile. */
+    /** Binds the host's enums with the upstream profile, in compat mode. */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bind(Class<S> states, Class<E> events) {
-        return bind(states, events, Profile.UPSTREAM);
+        return bind(states, events, Profile.UPSTREAM, StateMode.COMPAT);
+    }
+
+    /** Binds the host's enums with {@code profile}, in compat mode. */
+    public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bind(
+            Class<S> states, Class<E> events, Profile profile) {
+        return bind(states, events, profile, StateMode.COMPAT);
     }
 
     /** Binds the host's enums by constant name; IAE naming an unknown constant and its class. */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bind(
-            Class<S> states, Class<E> events, Profile profile) {
-        if (profile == null) {
-            throw new IllegalArgumentException("profile is null");
-        }
-        if (states == null) {
-            throw new IllegalArgumentException("states class is null");
-        }
-        if (events == null) {
-            throw new IllegalArgumentException("events class is null");
-        }
+            Class<S> states, Class<E> events, Profile profile, StateMode mode) {
+        require(profile, "profile");
+        require(mode, "mode");
+        require(states, "states class");
+        require(events, "events class");
         NativeLibrary.load();
-        return new ClusterStateMachine<>(profile,
+        return new ClusterStateMachine<>(profile, mode,
                 EnumBinding.of(states, NativeLibrary.stateNames(), "state"),
                 EnumBinding.of(events, NativeLibrary.eventNames(), "event"));
+    }
+
+    /** The same binding and profile in another mode. */
+    public ClusterStateMachine<S, E> withMode(StateMode other) {
+        require(other, "mode");
+        return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events);
+    }
+
+    public StateMode mode() {
+        return mode;
     }
 
     public Profile profile() {
@@ -117,11 +141,12 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return to < 0 ? null : states.constant(to);
     }
 
-    /** May {@code operation} start from {@code current}? Hot: one native call, no allocation once warm. */
+    /**
+     * The entry rule: may {@code operation} start from {@code current}, and by which table row? The
+     * same for both modes (a compat entry's decision). Hot: one native call, no allocation once warm.
+     */
     public EntryDecision<S, E> decideEntry(Operation operation, S current) {
-        if (operation == null) {
-            throw new IllegalArgumentException("operation is null");
-        }
+        require(operation, "operation");
         int s = states.code(current, "current");
         int packed = NativeBridge.decideEntry(profileCode, operation.ordinal(), s);
         int slot = operation.ordinal() * stateCodeCount + s;
@@ -129,59 +154,134 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (decoded != null && decoded.packed == packed) {
             return decoded.decision;
         }
-        EntryDecision<S, E> decision = decodeEntry(operation, s, packed);
+        EntryDecision<S, E> decision = decodeEntry(operation, s, packed, ClusterRow.of(current), null);
         decodedEntries[slot] = new DecodedEntry<>(packed, decision);
         return decision;
     }
 
-    private EntryDecision<S, E> decodeEntry(Operation operation, int s, int packed) {
-        switch (packed & 0xFF) {
-            case NativeCodes.ENTRY_TRANSITION: {
-                StateUpdate<S, E> update = update(s, (packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF);
-                return update != null ? EntryDecision.transition(update)
-                        : EntryDecision.refuse(operation, s, lacking((packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF));
+    /**
+     * The entry of {@code operation}, run by {@code me} (fenced mode stores it; compat ignores it,
+     * may be null), on a cluster read as {@code row}: what to write, or why not.
+     */
+    public EntryDecision<S, E> entry(Operation operation, ClusterRow<S> row, Owner me) {
+        require(operation, "operation");
+        require(row, "row");
+        int s = states.code(row.state(), "row.state");
+        int packed = NativeBridge.entry(modeCode, profileCode, operation.ordinal(), s, row.version(), row.isHeld());
+        return decodeEntry(operation, s, packed, row, me);
+    }
+
+    private EntryDecision<S, E> decodeEntry(Operation operation, int s, int packed, ClusterRow<S> row, Owner me) {
+        int kind = packed & 0xFF;
+        switch (kind) {
+            case NativeCodes.ENTRY_TRANSITION:
+            case NativeCodes.ENTRY_PROCEED: {
+                if (!expressible(packed)) {
+                    return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation, s, lacking(packed));
+                }
+                EntryDecision.Kind k = kind == NativeCodes.ENTRY_TRANSITION ? EntryDecision.Kind.TRANSITION
+                        : EntryDecision.Kind.PROCEED;
+                return new EntryDecision<>(k, write(row.token(), packed, me), null, null, -1, null);
             }
-            case NativeCodes.ENTRY_PROCEED:
-                return EntryDecision.proceed();
             case NativeCodes.ENTRY_NOTHING_TO_DO:
-                return EntryDecision.nothingToDo();
+                return new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, -1, null);
             case NativeCodes.ENTRY_REFUSE:
-                return EntryDecision.refuse(operation, s, null);
+                return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation, s, null);
+            case NativeCodes.ENTRY_BUSY:
+                return new EntryDecision<>(EntryDecision.Kind.BUSY, null, row.owner(), null, -1, null);
             default:
                 throw unexpected("entry decision", packed);
         }
     }
 
-    /** Starts one scale or autoscale operation (one per worker, not thread-safe). */
+    /** Starts one compat scale or autoscale accepted with the cluster in {@code startedFrom}. */
     public ScaleOperation<S, E> beginScale(ScaleKind kind, S startedFrom) {
-        if (kind == null) {
-            throw new IllegalArgumentException("kind is null");
-        }
-        int s = states.code(startedFrom, "startedFrom");
-        int packed = NativeBridge.scaleBegin(profileCode, kind.ordinal(), s);
-        return new ScaleOperation<>(this, kind, startedFrom, s, scaleStep(packed, kind, startedFrom));
+        require(startedFrom, "startedFrom");
+        return beginScale(kind, Token.of(startedFrom), null);
     }
 
     /**
-     * How to end an operation that moved the cluster to {@code movedTo} (null: it proceeded without
-     * a state change, so the completion leaves the state alone).
+     * Starts one scale or autoscale (one per worker, not thread-safe); {@code started} is the token
+     * read when the request was accepted (fenced: with its version), {@code me} its owner (fenced).
      */
-    public Completion<S, E> completion(S movedTo, Outcome outcome) {
-        if (outcome == null) {
-            throw new IllegalArgumentException("outcome is null");
-        }
-        int m = movedTo == null ? NativeBridge.NONE : states.code(movedTo, "movedTo");
-        int packed = NativeBridge.complete(profileCode, m, outcome.ordinal());
+    public ScaleOperation<S, E> beginScale(ScaleKind kind, Token<S> started, Owner me) {
+        require(kind, "kind");
+        require(started, "started");
+        states.code(started.state(), "started.state");
+        return new ScaleOperation<>(this, kind, started, me);
+    }
+
+    ScaleStep<S, E> scaleStep(ScaleOperation<S, E> op, ClusterRow<S> current) {
+        Token<S> started = op.started();
+        Hold<S> hold = op.hold();
+        int s = states.code(started.state(), "started.state");
+        int c = states.code(current.state(), "current.state");
+        int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
+        int m = hold == null || hold.movedTo() == null ? NativeBridge.NONE : states.code(hold.movedTo(), "hold.movedTo");
+        int packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().ordinal(), s, started.version(), h,
+                hold == null ? 0 : hold.token().version(), m, c, current.version(), current.isHeld());
         switch (packed & 0xFF) {
-            case NativeCodes.COMPLETION_COMPARE_AND_SET: {
-                StateUpdate<S, E> update = update((packed >>> 8) & 0xFF, (packed >>> 16) & 0xFF, (packed >>> 24) & 0xFF);
-                return update == null ? Completion.leave() : new Completion<>(update);
+            case NativeCodes.SCALE_ENTER:
+            case NativeCodes.SCALE_SETTINGS_ONLY: {
+                boolean enter = (packed & 0xFF) == NativeCodes.SCALE_ENTER;
+                ScaleStep.Kind k = enter ? ScaleStep.Kind.ENTER : ScaleStep.Kind.SETTINGS_ONLY;
+                if (!expressible(packed)) {
+                    return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(op.kind(), s) + " (" + lacking(packed)
+                            + ")", null);
+                }
+                return new ScaleStep<>(k, write(started, packed, op.owner()), null, null);
             }
-            case NativeCodes.COMPLETION_LEAVE:
-                return Completion.leave();
+            case NativeCodes.SCALE_ALREADY_ENTERED:
+                return new ScaleStep<>(ScaleStep.Kind.ALREADY_ENTERED, null, null, null);
+            case NativeCodes.SCALE_FAIL_TAKEN_SINCE:
+                return new ScaleStep<>(ScaleStep.Kind.FAIL_TAKEN_SINCE, null,
+                        ScaleMessages.takenSince(op.kind(), states.libraryName((packed >>> 16) & 0xFF)), null);
+            case NativeCodes.SCALE_BUSY:
+                return new ScaleStep<>(ScaleStep.Kind.BUSY, null, null, current.owner());
+            case NativeCodes.SCALE_REFUSE:
+                return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(op.kind(), s), null);
             default:
-                throw unexpected("completion", packed);
+                throw unexpected("scale step", packed);
         }
+    }
+
+    /**
+     * How an operation that holds {@code hold} ends with {@code outcome}: the write (compat: from the
+     * state it moved the cluster to, only if it is still there; fenced: by the token its entry wrote,
+     * releasing the cluster), or null when there is nothing to write (leave the cluster alone).
+     */
+    public StateWrite<S, E> completion(Hold<S> hold, Outcome outcome) {
+        require(hold, "hold");
+        return completionOf(hold, outcome);
+    }
+
+    /** A compat completion: of an operation that moved the cluster to {@code movedTo} (null: it did not). */
+    public StateWrite<S, E> completion(S movedTo, Outcome outcome) {
+        if (movedTo != null) {
+            states.code(movedTo, "movedTo");
+        }
+        return completionOf(movedTo == null ? null : new Hold<>(Token.of(movedTo), movedTo), outcome);
+    }
+
+    /** {@link #completion}, and null for a null hold (the operation never entered). */
+    StateWrite<S, E> completionOf(Hold<S> hold, Outcome outcome) {
+        require(outcome, "outcome");
+        int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
+        long v = hold == null ? 0 : hold.token().version();
+        int m = hold == null || hold.movedTo() == null ? NativeBridge.NONE : states.code(hold.movedTo(), "hold.movedTo");
+        int packed = NativeBridge.completion(modeCode, profileCode, h, v, m, outcome.ordinal());
+        if ((packed & 0xFF) == NativeCodes.COMPLETION_LEAVE) {
+            return null;
+        }
+        if ((packed & 0xFF) != NativeCodes.COMPLETION_COMPARE_AND_SET || hold == null) {
+            throw unexpected("completion", packed);
+        }
+        if (expressible(packed)) {
+            return write(hold.token(), packed, null);
+        }
+        // The host cannot express the state change: a fenced completion still releases the cluster.
+        Token<S> held = hold.token();
+        return versioned(packed) ? new StateWrite<>(held, held.next(held.state()), null, null) : null;
     }
 
     /** The states the status scanner recovers (that the host has). Unmodifiable. */
@@ -190,55 +290,130 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * Plans one scanner pass over {@code candidates} (as read, before the jobs) and the cluster ids
-     * of the IN_PROGRESS cluster jobs ({@code -1} = a job whose cluster is unknown). One native call.
+     * Plans one orphan-recovery pass, one native call. {@code candidates}: as read, before the jobs
+     * and hosts (fenced: in an operation's state or held, with their version and owner); the
+     * IN_PROGRESS cluster jobs as {@code jobIds} and their {@code jobClusterIds} ({@code -1}: a job
+     * whose cluster is unknown); {@code endedJobIds}: owners' job rows that exist and are no longer
+     * IN_PROGRESS; {@code hosts}: the mshost rows. Compat mode plans on the states and the jobs'
+     * clusters alone.
      */
-    public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
-        if (candidates == null) {
-            throw new IllegalArgumentException("candidates is null");
-        }
-        if (jobClusterIds == null) {
-            throw new IllegalArgumentException("jobClusterIds is null");
-        }
+    public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
+            long[] endedJobIds, List<MsHost> hosts) {
+        require(candidates, "candidates");
+        require(jobIds, "jobIds");
+        require(jobClusterIds, "jobClusterIds");
+        require(endedJobIds, "endedJobIds");
+        require(hosts, "hosts");
         int n = candidates.size();
         long[] ids = new long[n];
         int[] codes = new int[n];
+        long[] versions = new long[n];
+        long[] msids = new long[n];
+        long[] runids = new long[n];
+        long[] ownerJobs = new long[n];
         for (int i = 0; i < n; i++) {
             ClusterSnapshot<S> c = candidates.get(i);
             if (c == null) {
                 throw new IllegalArgumentException("candidates[" + i + "] is null");
             }
             ids[i] = c.id();
-            codes[i] = states.codeOrNone(c.state());
-            if (codes[i] < 0) {
-                throw states.foreign(c.state(), "candidates[" + i + "].state");
-            }
+            codes[i] = states.code(c.state(), "candidates[" + i + "].state");
+            versions[i] = c.row().version();
+            Owner o = c.row().owner();
+            msids[i] = o == null ? -1 : o.msid();
+            runids[i] = o == null ? -1 : o.runid();
+            ownerJobs[i] = o == null ? -1 : o.jobId();
         }
-        long[] result = NativeBridge.planRecovery(ids, codes, jobClusterIds);
-        return RecoveryDecoder.decode(this, result);
+        int h = hosts.size();
+        long[] hostMsids = new long[h];
+        long[] hostRunids = new long[h];
+        int[] statuses = new int[h];
+        long[] ages = new long[h];
+        for (int i = 0; i < h; i++) {
+            MsHost host = hosts.get(i);
+            if (host == null) {
+                throw new IllegalArgumentException("hosts[" + i + "] is null");
+            }
+            hostMsids[i] = host.msid();
+            hostRunids[i] = host.runid();
+            statuses[i] = host.status().code();
+            ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
+        }
+        return decodeRecoveries(NativeBridge.planRecovery(modeCode, profileCode, ids, codes, versions, msids, runids,
+                ownerJobs, jobIds, jobClusterIds, endedJobIds, hostMsids, hostRunids, statuses, ages));
     }
 
-    /** Alert reconciliation (or fault detection) of a cluster listed in {@code listed}. */
-    public ReconcilePlan<S, E> planReconcile(S listed, VmSummary vms) {
-        if (vms == null) {
-            throw new IllegalArgumentException("vms is null");
+    /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
+    public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
+        require(jobClusterIds, "jobClusterIds");
+        return planRecovery(candidates, new long[jobClusterIds.length], jobClusterIds, new long[0], List.of());
+    }
+
+    private RecoveryPlan<S, E> decodeRecoveries(long[] r) {
+        RecoveryPlan.Kind kind = r == null || r.length < 2 ? null : recoveryKind(r[0]);
+        if (kind == null || r[1] < 0 || r.length != 2 + 3 * r[1]) {
+            throw new CksStateNativeException("cks-state native library returned a malformed recovery plan of length "
+                    + (r == null ? "null" : String.valueOf(r.length)));
         }
-        int s = states.code(listed, "listed");
-        long packed = NativeBridge.planReconcile(profileCode, s, vms.ordinal());
+        int n = (int) r[1];
+        List<ClusterRecovery<S, E>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int packed = (int) r[3 + 3 * i];
+            S expected = stateOf(packed & 0xFF);
+            GoneReason reason = GoneReason.ofCode((packed >>> 24) & 0xFF);
+            if (reason == null) {
+                throw unexpected("recovery", packed);
+            }
+            int bits = (packed & 0xFF_FF00) | (r[4 + 3 * i] >= 0 ? NativeCodes.FLAG_VERSIONED << 24 : 0);
+            if (expected != null && expressible(bits)) { // else the host cannot express it: leave it alone
+                Token<S> token = new Token<>(expected, Math.max(Token.NO_VERSION, r[4 + 3 * i]));
+                out.add(new ClusterRecovery<>(r[2 + 3 * i], write(token, bits, null), reason));
+            }
+        }
+        return new RecoveryPlan<>(kind, out);
+    }
+
+    private static RecoveryPlan.Kind recoveryKind(long code) {
+        if (code == NativeCodes.RECOVERY_SKIP) {
+            return RecoveryPlan.Kind.SKIP;
+        }
+        if (code == NativeCodes.RECOVERY_WAIT) {
+            return RecoveryPlan.Kind.WAIT;
+        }
+        return code == NativeCodes.RECOVERY_RECOVER ? RecoveryPlan.Kind.RECOVER : null;
+    }
+
+    /**
+     * Alert reconciliation / fault detection of a cluster listed as {@code listed} whose VMs look like
+     * {@code vms}: apply the steps in order, stop at the first miss. Fenced: a held row is left alone,
+     * and {@code scanner} (this server) holds the cluster between the two steps of a chain.
+     */
+    public ReconcilePlan<S, E> planReconcile(ClusterRow<S> listed, VmSummary vms, Owner scanner) {
+        require(listed, "listed");
+        require(vms, "vms");
+        int s = states.code(listed.state(), "listed.state");
+        long packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.ordinal());
         int count = (int) (packed & 0xFF);
         if (count > 2) {
             throw unexpected("reconcile plan", packed);
         }
-        List<StateUpdate<S, E>> steps = new ArrayList<>(count);
+        List<StateWrite<S, E>> steps = new ArrayList<>(count);
+        Token<S> expected = listed.token();
         for (int i = 0; i < count; i++) {
-            int bits = (int) (packed >>> (8 + 24 * i)) & 0xFF_FFFF;
-            StateUpdate<S, E> step = update(bits & 0xFF, (bits >>> 8) & 0xFF, (bits >>> 16) & 0xFF);
-            if (step == null) {
+            int bits = (int) (packed >>> (8 + 24 * i)) << 8;
+            if (!expressible(bits)) {
                 break; // the host cannot express this step: the plan stops here, as at a miss
             }
+            StateWrite<S, E> step = write(expected, bits, scanner);
             steps.add(step);
+            expected = step.target();
         }
         return new ReconcilePlan<>(steps);
+    }
+
+    /** {@link #planReconcile(ClusterRow, VmSummary, Owner)} of a compat row. */
+    public ReconcilePlan<S, E> planReconcile(S listed, VmSummary vms) {
+        return planReconcile(listed == null ? null : ClusterRow.of(listed), vms, null);
     }
 
     /** The profile's transition rows that the host can express, in table order. Unmodifiable. */
@@ -248,83 +423,84 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     @Override
     public String toString() {
-        return "ClusterStateMachine[" + states.type().getName() + ", " + events.type().getName() + ", " + profile + "]";
+        return "ClusterStateMachine[" + states.type().getName() + ", " + events.type().getName() + ", " + profile + ", "
+                + mode.label() + "]";
     }
 
-    // ---- package-private helpers shared with ScaleOperation and RecoveryDecoder
+    /** The largest version a fenced write may store ({@code Long.MAX_VALUE}). */
+    public long maxVersion() {
+        return maxVersion;
+    }
 
-    int profileCode() {
-        return profileCode;
+    /** A server whose heartbeat is older than this (database time) is gone (fenced mode). */
+    public long ownerGoneAfterSeconds() {
+        return ownerGoneAfterSeconds;
     }
 
     int stateCode(S state, String argument) {
         return states.code(state, argument);
     }
 
-    String stateLibraryName(int code) {
-        return states.libraryName(code);
-    }
-
     /** The host's state of a library code, or null (none, or a name the host lacks). */
-    S stateOf(int code) {
+    private S stateOf(int code) {
         return code == NONE_BYTE ? null : states.constant(code);
     }
 
-    /** The host's event of a library code, or null (none, or a name the host lacks). */
-    E eventOf(int code) {
-        return code == NONE_BYTE ? null : events.constant(code);
+    /** Whether the host has the event and target of a packed write (event at bits 8-15, target 16-23). */
+    private boolean expressible(int packed) {
+        int event = (packed >>> 8) & 0xFF;
+        int target = (packed >>> 16) & 0xFF;
+        return (event == NONE_BYTE || events.constant(event) != null)
+                && (target == NONE_BYTE || states.constant(target) != null);
     }
 
-    String eventLibraryName(int code) {
-        return events.libraryName(code);
+    private static boolean versioned(int packed) {
+        return ((packed >>> 24) & NativeCodes.FLAG_VERSIONED) != 0;
+    }
+
+    /**
+     * The write of a packed result from {@code expected}, or null when it writes nothing (no target).
+     * Its tokens carry versions when the core says so (the next version is expected's + 1), and its
+     * owner is {@code me} when the core says the write stores the caller.
+     */
+    private StateWrite<S, E> write(Token<S> expected, int packed, Owner me) {
+        int event = (packed >>> 8) & 0xFF;
+        int target = (packed >>> 16) & 0xFF;
+        if (target == NONE_BYTE) {
+            return null;
+        }
+        Token<S> from = versioned(packed) ? expected : Token.of(expected.state());
+        Owner owner = null;
+        if (((packed >>> 24) & NativeCodes.FLAG_OWNER) != 0) {
+            owner = me;
+            require(me, "me (the fenced mode stores the operation's owner)");
+        }
+        return new StateWrite<>(from, from.next(states.constant(target)), event == NONE_BYTE ? null
+                : events.constant(event), owner);
     }
 
     /** A compare-and-set in host constants, or null when the host lacks one of the names. */
-    StateUpdate<S, E> update(int expected, int event, int target) {
-        if (expected == NONE_BYTE || event == NONE_BYTE || target == NONE_BYTE) {
-            return null;
-        }
+    private StateUpdate<S, E> update(int expected, int event, int target) {
         S from = states.constant(expected);
         E by = events.constant(event);
         S to = states.constant(target);
         return from == null || by == null || to == null ? null : new StateUpdate<>(from, by, to);
     }
 
-    /** Decodes a packed scale begin/step result (kinds: NativeCodes.SCALE_*). */
-    ScaleStep<S, E> scaleStep(int packed, ScaleKind kind, S startedFrom) {
-        int b1 = (packed >>> 8) & 0xFF;
-        int b2 = (packed >>> 16) & 0xFF;
-        int b3 = (packed >>> 24) & 0xFF;
-        switch (packed & 0xFF) {
-            case NativeCodes.SCALE_ENTER: {
-                StateUpdate<S, E> update = update(b1, b2, b3);
-                if (update == null) {
-                    return new ScaleStep<>(ScaleStep.Kind.REFUSE, null,
-                            scaleRefusal(kind, startedFrom) + " (" + lacking(b2, b3) + ")");
-                }
-                return new ScaleStep<>(ScaleStep.Kind.ENTER, update, null);
-            }
-            case NativeCodes.SCALE_SETTINGS_ONLY:
-                return new ScaleStep<>(ScaleStep.Kind.SETTINGS_ONLY, null, null);
-            case NativeCodes.SCALE_ALREADY_ENTERED:
-                return new ScaleStep<>(ScaleStep.Kind.ALREADY_ENTERED, null, null);
-            case NativeCodes.SCALE_REFUSE:
-                return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(kind, startedFrom));
-            case NativeCodes.SCALE_FAIL_TAKEN_SINCE:
-                return new ScaleStep<>(ScaleStep.Kind.FAIL_TAKEN_SINCE, null,
-                        ScaleMessages.takenSince(kind, states.libraryName(b3)));
-            default:
-                throw unexpected("scale step", packed);
-        }
-    }
-
     /** The core's message for a scale of this kind refused from this state (cold). */
-    private String scaleRefusal(ScaleKind kind, S startedFrom) {
-        return NativeBridge.scaleRefusalReason(kind.ordinal(), states.code(startedFrom, "startedFrom"));
+    private static String scaleRefusal(ScaleKind kind, int startedCode) {
+        return NativeBridge.scaleRefusalReason(kind.ordinal(), startedCode);
     }
 
-    private String lacking(int event, int target) {
-        return "the host's enums lack " + events.libraryName(event) + " or " + states.libraryName(target);
+    private String lacking(int packed) {
+        return "the host's enums lack " + events.libraryName((packed >>> 8) & 0xFF) + " or "
+                + states.libraryName((packed >>> 16) & 0xFF);
+    }
+
+    private static void require(Object value, String argument) {
+        if (value == null) {
+            throw new IllegalArgumentException(argument + " is null");
+        }
     }
 
     static CksStateNativeException unexpected(String what, long packed) {

@@ -1,67 +1,72 @@
 package org.apache.cloudstack.kubernetes.state;
 
+import java.util.Objects;
+
 /**
- * May an operation start from the cluster's current state? Immutable.
- *
- * <p>The refusal message is produced on demand, so the hot path that decides does no string work.
+ * May an operation start, and what does its entry write? Decided by the native core for the
+ * machine's mode. Immutable. The refusal message is produced on demand, so the hot path that decides
+ * does no string work.
  */
 public final class EntryDecision<S, E> {
     /** What the worker does. */
     public enum Kind {
-        /** Compare-and-set {@link #update()} before changing anything; a miss means "please retry". */
+        /** Compare-and-set {@link #write()} into the operation's state first; a miss means "please retry". */
         TRANSITION,
-        /** Go ahead without a state change (an exemption such as start from Alert). */
+        /**
+         * Go ahead without a state change (an exemption such as start from Alert). Fenced mode: first
+         * compare-and-set {@link #write()}, which takes the cluster and keeps its state.
+         */
         PROCEED,
         /** Already done: succeed without doing any work. */
         NOTHING_TO_DO,
         /** The operation is not allowed from this state: fail with {@link #refusal()}. */
-        REFUSE
+        REFUSE,
+        /** Another operation, {@link #busyOwner()}, holds the cluster (fenced mode): "please retry". */
+        BUSY
     }
 
-    private static final EntryDecision<?, ?> PROCEED = new EntryDecision<>(Kind.PROCEED, null, null, -1, null);
-    private static final EntryDecision<?, ?> NOTHING_TO_DO =
-            new EntryDecision<>(Kind.NOTHING_TO_DO, null, null, -1, null);
-
     private final Kind kind;
-    private final StateUpdate<S, E> update;
+    private final StateWrite<S, E> write;
+    private final Owner busyOwner;
     private final Operation operation;
     private final int stateCode;
     private final String note;
 
-    private EntryDecision(Kind kind, StateUpdate<S, E> update, Operation operation, int stateCode, String note) {
+    EntryDecision(Kind kind, StateWrite<S, E> write, Owner busyOwner, Operation operation, int stateCode,
+            String note) {
         this.kind = kind;
-        this.update = update;
+        this.write = write;
+        this.busyOwner = busyOwner;
         this.operation = operation;
         this.stateCode = stateCode;
         this.note = note;
-    }
-
-    static <S, E> EntryDecision<S, E> transition(StateUpdate<S, E> update) {
-        return new EntryDecision<>(Kind.TRANSITION, update, null, -1, null);
-    }
-
-    @SuppressWarnings("unchecked")
-    static <S, E> EntryDecision<S, E> proceed() {
-        return (EntryDecision<S, E>) PROCEED;
-    }
-
-    @SuppressWarnings("unchecked")
-    static <S, E> EntryDecision<S, E> nothingToDo() {
-        return (EntryDecision<S, E>) NOTHING_TO_DO;
-    }
-
-    /** A refusal; {@code note} (may be null) is appended to the native message. */
-    static <S, E> EntryDecision<S, E> refuse(Operation operation, int stateCode, String note) {
-        return new EntryDecision<>(Kind.REFUSE, null, operation, stateCode, note);
     }
 
     public Kind kind() {
         return kind;
     }
 
-    /** The compare-and-set to enter the operation's state: TRANSITION only, else null. */
+    /** The compare-and-set of the entry: TRANSITION, and PROCEED in fenced mode; else null. */
+    public StateWrite<S, E> write() {
+        return write;
+    }
+
+    /** The table row of the entry: TRANSITION only, else null. */
     public StateUpdate<S, E> update() {
-        return update;
+        return write == null ? null : write.update();
+    }
+
+    /** What the operation keeps once {@link #write()} hit (or, without a write, once it goes ahead). */
+    public Hold<S> hold(S current) {
+        if (write == null) {
+            return new Hold<>(Token.of(current), null);
+        }
+        return new Hold<>(write.target(), write.movesState() ? write.target().state() : null);
+    }
+
+    /** BUSY: who holds the cluster; else null. */
+    public Owner busyOwner() {
+        return busyOwner;
     }
 
     /** Why the operation is refused, naming the operation and the state: REFUSE only, else null. */
@@ -75,23 +80,26 @@ public final class EntryDecision<S, E> {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof EntryDecision<?, ?> other && kind == other.kind
-                && java.util.Objects.equals(update, other.update) && operation == other.operation
-                && stateCode == other.stateCode && java.util.Objects.equals(note, other.note);
+        return o instanceof EntryDecision<?, ?> other && kind == other.kind && Objects.equals(write, other.write)
+                && Objects.equals(busyOwner, other.busyOwner) && operation == other.operation
+                && stateCode == other.stateCode && Objects.equals(note, other.note);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(kind, update, operation, stateCode, note);
+        return Objects.hash(kind, write, busyOwner, operation, stateCode, note);
     }
 
     @Override
     public String toString() {
         switch (kind) {
             case TRANSITION:
-                return "TRANSITION " + update;
+            case PROCEED:
+                return write == null ? kind.name() : kind + " " + write;
             case REFUSE:
                 return "REFUSE: " + refusal();
+            case BUSY:
+                return "BUSY " + busyOwner;
             default:
                 return kind.name();
         }

@@ -6,7 +6,7 @@ public enum GoneReason {
     OWNER_DOWN(NativeCodes.GONE_OWNER_DOWN),
     /** The owner's msid now runs with another runid: the process restarted. */
     OWNER_RESTARTED(NativeCodes.GONE_OWNER_RESTARTED),
-    /** No heartbeat for more than {@link FencedStateMachine#ownerGoneAfterSeconds()}, in database time. */
+    /** No heartbeat for more than {@link ClusterStateMachine#ownerGoneAfterSeconds()}, in database time. */
     HEARTBEAT_STALE(NativeCodes.GONE_HEARTBEAT_STALE),
     /** No owner recorded (an older server wrote the row), no job for it and no job of unknown cluster. */
     NO_OWNER_NO_JOB(NativeCodes.GONE_NO_OWNER_NO_JOB),
@@ -17,6 +17,12 @@ public enum GoneReason {
 
     GoneReason(int code) {
         this.code = code;
+    }
+
+    /** Why the scanner may recover the cluster, in words (scan and explain print it). */
+    public String description() {
+        return this == NO_OWNER_NO_JOB ? "no IN_PROGRESS job names it, and no job of unknown cluster runs"
+                : "owner gone: " + name();
     }
 
     /** The reason of a native code, or null. */

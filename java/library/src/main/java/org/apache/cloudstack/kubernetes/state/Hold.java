@@ -3,8 +3,9 @@ package org.apache.cloudstack.kubernetes.state;
 import java.util.Objects;
 
 /**
- * What an operation keeps after its entry write hit: the token that write stored (its completion
- * expects exactly it) and the state it moved the cluster to (null: it only took the cluster).
+ * What an operation keeps after its entry: the token of the row as its entry left it (its completion
+ * expects exactly it; no version in compat mode) and the state it moved the cluster to (null: it did
+ * not move the state).
  */
 public record Hold<S>(Token<S> token, S movedTo) {
     public Hold {

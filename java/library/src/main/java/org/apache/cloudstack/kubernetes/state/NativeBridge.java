@@ -9,18 +9,14 @@ package org.apache.cloudstack.kubernetes.state;
  * of different lengths throw {@link IllegalArgumentException} naming the argument; a Rust panic
  * throws {@link CksStateNativeException} carrying the panic message.
  *
- * <p>Packed results (all fields unsigned bytes, "none" state/event = {@code NativeCodes.PACKED_NONE});
- * every kind is a {@link NativeCodes} constant, one table with the Rust side (spec/state-machine.tsv):
- * <ul>
- *   <li>entry decision (int): bits 0-7 kind ({@code ENTRY_*}), 8-15 event, 16-23 target state;</li>
- *   <li>state update (int): bits 0-7 kind, 8-15 expected state, 16-23 event, 24-31 target;</li>
- *   <li>reconcile plan (long): bits 0-7 step count (0..2), then each step's
- *       (expected, event, target) in 24 bits starting at bit 8 and bit 32.</li>
- * </ul>
+ * <p>Packed results: all fields unsigned bytes, "none" state/event = {@code NativeCodes.PACKED_NONE};
+ * every kind, mode and flag is a {@link NativeCodes} constant, one table with the Rust side
+ * (spec/state-machine.tsv). A version is a {@code long} in 0..{@code MAX_VERSION}; one that cannot be
+ * bumped any more is an IllegalArgumentException naming {@code version}.
  */
 final class NativeBridge {
     /** Bumped whenever a signature or an encoding of this class changes. */
-    static final int ABI_VERSION = 3;
+    static final int ABI_VERSION = 4;
 
     static final int NONE = NativeCodes.ARGUMENT_NONE;
 
@@ -50,39 +46,53 @@ final class NativeBridge {
     /** The refusal message of a scale of this kind from this state. Cold. */
     static native String scaleRefusalReason(int scaleKind, int state);
 
-    /**
-     * Scaling: may a scale operation of this kind start from this state? Packed state update:
-     * kind {@code SCALE_ENTER} (expected, event, target), {@code SCALE_SETTINGS_ONLY} (Created), {@code SCALE_REFUSE}.
-     * scaleKind: 0 scale up, 1 scale down, 2 offering change only, 3 autoscale.
-     */
-    static native int scaleBegin(int profile, int scaleKind, int startedFrom);
+    /** [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits. Cold. */
+    static native long[] constants();
+
+    // The decisions that write take the mode ({@code MODE_*}) and answer a packed write (int):
+    // bits 0-7 kind, 8-15 event ({@code PACKED_NONE}: the state stays), 16-23 target state
+    // ({@code PACKED_NONE}: nothing to write), 24-31 flags ({@code FLAG_OWNER}: the write stores the
+    // caller as owner, else it releases the cluster; {@code FLAG_VERSIONED}: it compares the version
+    // and stores the next one). A compat row's version and held flag are not read.
+
+    /** Entry of an operation on a row (state, version, held). Kinds {@code ENTRY_*}. */
+    static native int entry(int mode, int profile, int operation, int state, long version, boolean held);
 
     /**
-     * Scaling: what one scaling step does. entered = state this operation moved the cluster to,
-     * or -1. Packed state update: kind {@code SCALE_*}; FAIL_TAKEN_SINCE carries the current state in
-     * the target field; REFUSE: the kind cannot start from startedFrom.
+     * Completion of a hold (holdState -1: none, then {@code COMPLETION_LEAVE}; movedTo -1: it did not
+     * move the state). Else {@code COMPLETION_COMPARE_AND_SET} from the hold's token, or LEAVE.
      */
-    static native int scaleStep(int profile, int scaleKind, int startedFrom, int entered, int current);
+    static native int completion(int mode, int profile, int holdState, long holdVersion, int movedTo, int outcome);
 
     /**
-     * Completion: movedTo = state the operation moved the cluster to, or -1 when it proceeded
-     * without a change. outcome: 0 succeeded, 1 failed, 2 create failed. Packed state update:
-     * kind {@code COMPLETION_COMPARE_AND_SET} (expected, event, target) or {@code COMPLETION_LEAVE}.
+     * Next step of a scale started from (startedState, startedVersion) that holds (holdState,
+     * holdVersion, holdMovedTo) after earlier steps (holdState -1: nothing yet), the row now read as
+     * (currentState, currentVersion, currentHeld). Kinds {@code SCALE_*}; FAIL_TAKEN_SINCE carries
+     * the current state in the target field. scaleKind: the ScaleKind ordinal.
      */
-    static native int complete(int profile, int movedTo, int outcome);
+    static native int scaleStep(int mode, int profile, int scaleKind, int startedState, long startedVersion,
+            int holdState, long holdVersion, int holdMovedTo, int currentState, long currentVersion,
+            boolean currentHeld);
 
     /**
-     * Orphan recovery. clusterIds/clusterStates are the candidates as read; jobClusterIds are the
-     * IN_PROGRESS cluster jobs, -1 = unknown cluster.
-     * Result: [kind ({@code RECOVERY_*}), n, then n × (clusterId, packed update)].
+     * Alert reconciliation / fault detection of a listed row: bits 0-7 step count (0..2), then per
+     * step 24 bits from bit 8 + 24 i: event, target state, flags.
      */
-    static native long[] planRecovery(long[] clusterIds, int[] clusterStates, long[] jobClusterIds);
+    static native long reconcile(int mode, int profile, int listedState, long listedVersion, boolean listedHeld,
+            int vmSummary);
 
     /**
-     * Alert reconciliation for a cluster listed in a state with a VM summary
-     * (0 all stopped, 1 all running and healthy, 2 mixed, 3 incomplete). Packed reconcile plan.
+     * Recovery pass. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
+     * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
+     * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid, runid, status
+     * ({@code HOST_*}), heartbeat age in database seconds. Compat mode reads only the ids, states and
+     * job cluster ids. Result: [kind ({@code RECOVERY_*}), n, n x (cluster id, expected | event << 8 |
+     * target << 16 | reason << 24, expected version or -1)], reason {@code GONE_*}.
      */
-    static native long planReconcile(int profile, int listedState, int vmSummary);
+    static native long[] planRecovery(int mode, int profile, long[] clusterIds, int[] clusterStates,
+            long[] clusterVersions, long[] ownerMsids, long[] ownerRunids, long[] ownerJobIds, long[] jobIds,
+            long[] jobClusterIds, long[] endedJobIds, long[] hostMsids, long[] hostRunids, int[] hostStatuses,
+            long[] hostAges);
 
     /** Mirrors the Java logger's level into log::set_max_level: 0 off, 1 error .. 5 trace. */
     static native void setLogLevel(int level);

@@ -6,7 +6,7 @@ import java.util.List;
  * Alert reconciliation or fault detection: apply the steps in order, each by compare-and-set,
  * and stop at the first that misses. No steps = leave the cluster alone.
  */
-public record ReconcilePlan<S, E>(List<StateUpdate<S, E>> steps) {
+public record ReconcilePlan<S, E>(List<StateWrite<S, E>> steps) {
     public ReconcilePlan {
         steps = List.copyOf(steps);
     }

@@ -1,47 +1,26 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.List;
+import java.util.Objects;
 
-/** What one status-scanner pass does about orphaned operation states. Immutable. */
-public final class RecoveryPlan<S, E> {
+/** What one status-scanner pass does about orphaned operations, in either mode. Immutable. */
+public record RecoveryPlan<S, E>(Kind kind, List<ClusterRecovery<S, E>> recoveries) {
     /** The plan's verdict. */
     public enum Kind {
-        /** No candidate in an operation state: skip the job lookup entirely. */
+        /** No candidate: skip the job lookup entirely. */
         SKIP,
-        /** An IN_PROGRESS job of an unknown cluster exists (older server): recover nothing this pass. */
+        /**
+         * An IN_PROGRESS job of an unknown cluster exists (older server) and a candidate without
+         * owner might be its cluster: recover nothing this pass.
+         */
         WAIT,
-        /** Fail {@link #recoveries()} by compare-and-set (may be empty: every candidate has a job). */
+        /** Fail (fenced, held at rest: release) {@link #recoveries()} (may be empty). */
         RECOVER
     }
 
-    private final Kind kind;
-    private final List<ClusterRecovery<S, E>> recoveries;
-
-    public RecoveryPlan(Kind kind, List<ClusterRecovery<S, E>> recoveries) {
-        if (kind == null) {
-            throw new IllegalArgumentException("kind is null");
-        }
-        this.kind = kind;
-        this.recoveries = List.copyOf(recoveries);
-    }
-
-    public Kind kind() {
-        return kind;
-    }
-
-    /** The orphans to fail, in candidate order; empty unless RECOVER. */
-    public List<ClusterRecovery<S, E>> recoveries() {
-        return recoveries;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RecoveryPlan<?, ?> other && kind == other.kind && recoveries.equals(other.recoveries);
-    }
-
-    @Override
-    public int hashCode() {
-        return kind.hashCode() * 31 + recoveries.hashCode();
+    public RecoveryPlan {
+        Objects.requireNonNull(kind, "kind");
+        recoveries = List.copyOf(recoveries);
     }
 
     @Override

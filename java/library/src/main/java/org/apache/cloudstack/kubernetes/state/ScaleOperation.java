@@ -1,26 +1,26 @@
 package org.apache.cloudstack.kubernetes.state;
 
 /**
- * One scale or autoscale operation: remembers the state it started from and whether it moved the
- * cluster, so it enters Scaling / ScalingStoppedCluster once and only completes what it moved.
- * Not thread-safe: one per worker.
+ * One scale or autoscale operation: remembers the token read when the request was accepted (every
+ * entry expects it) and what its entry left it, so it enters Scaling / ScalingStoppedCluster once and
+ * only completes what it moved (fenced: what it holds; from Created a fenced take only holds the
+ * cluster, so a start and the settings change exclude each other). Every step is the core's
+ * decision. Not thread-safe: one per worker.
  */
 public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
     private final ClusterStateMachine<S, E> machine;
     private final ScaleKind kind;
-    private final S startedFrom;
-    private final int startedFromCode;
-    private final ScaleStep<S, E> admission;
-    private S entered;
-    private S pendingEnter;
+    private final Token<S> started;
+    private final Owner me;
+    private Hold<S> hold;
+    /** The write the last step planned, confirmed by {@link #markEntered()}. */
+    private StateWrite<S, E> planned;
 
-    ScaleOperation(ClusterStateMachine<S, E> machine, ScaleKind kind, S startedFrom, int startedFromCode,
-            ScaleStep<S, E> admission) {
+    ScaleOperation(ClusterStateMachine<S, E> machine, ScaleKind kind, Token<S> started, Owner me) {
         this.machine = machine;
         this.kind = kind;
-        this.startedFrom = startedFrom;
-        this.startedFromCode = startedFromCode;
-        this.admission = admission;
+        this.started = started;
+        this.me = me;
     }
 
     public ScaleKind kind() {
@@ -28,55 +28,70 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
     }
 
     public S startedFrom() {
-        return startedFrom;
+        return started.state();
     }
 
-    /**
-     * May this operation start at all, decided from {@link #startedFrom()} when the request is
-     * accepted: ENTER (with the update its first step will make), SETTINGS_ONLY or REFUSE.
-     */
-    public ScaleStep<S, E> admission() {
-        return admission;
+    /** The token read when the request was accepted. */
+    public Token<S> started() {
+        return started;
     }
 
-    /** The state this operation moved the cluster to, or null until {@link #markEntered()}. */
+    /** The owner this scale writes (null in compat mode). */
+    public Owner owner() {
+        return me;
+    }
+
+    /** What the operation's entry left it, else null. */
+    public Hold<S> hold() {
+        return hold;
+    }
+
+    /** The state this operation moved the cluster to, or null. */
     public S enteredState() {
-        return entered;
+        return hold == null ? null : hold.movedTo();
     }
 
     public boolean movedCluster() {
-        return entered != null;
+        return enteredState() != null;
     }
 
-    /** What the next scaling step does, given the cluster's state as just re-read. */
-    public ScaleStep<S, E> nextStep(S currentState) {
-        int current = machine.stateCode(currentState, "currentState");
-        int enteredCode = entered == null ? NativeBridge.NONE : machine.stateCode(entered, "entered");
-        int packed = NativeBridge.scaleStep(machine.profileCode(), kind.ordinal(), startedFromCode, enteredCode, current);
-        ScaleStep<S, E> step = machine.scaleStep(packed, kind, startedFrom);
-        pendingEnter = step.kind() == ScaleStep.Kind.ENTER ? step.update().target() : null;
+    /**
+     * What the next scaling step does, given the row as just re-read ({@code current} may be null
+     * once this operation holds or entered the cluster: nothing is read then).
+     */
+    public ScaleStep<S, E> nextStep(ClusterRow<S> current) {
+        if (current == null) {
+            if (hold == null) {
+                throw new IllegalArgumentException("current is null");
+            }
+            current = new ClusterRow<>(hold.token(), me);
+        }
+        ScaleStep<S, E> step = machine.scaleStep(this, current);
+        planned = step.write();
         return step;
     }
 
-    /** Records that the ENTER compare-and-set of the last step hit. */
-    public void markEntered() {
-        if (pendingEnter == null) {
-            throw new IllegalStateException("markEntered() without an ENTER step to confirm");
-        }
-        entered = pendingEnter;
-        pendingEnter = null;
+    /** {@link #nextStep(ClusterRow)} on a compat row: the state alone. */
+    public ScaleStep<S, E> nextStep(S currentState) {
+        return nextStep(currentState == null ? null : ClusterRow.of(currentState));
     }
 
-    /** How to end the operation: only one that moved the cluster completes or fails its state. */
-    public Completion<S, E> completion(boolean succeeded) {
-        if (entered == null) {
-            return Completion.leave();
+    /** Records that the write of the last step hit. */
+    public void markEntered() {
+        if (planned == null) {
+            throw new IllegalStateException("markEntered() without a step's write to confirm");
         }
-        return machine.completion(entered, succeeded ? Outcome.SUCCEEDED : Outcome.FAILED);
+        hold = new Hold<>(planned.target(), planned.movesState() ? planned.target().state() : null);
+        planned = null;
+    }
+
+    /** How the operation ends: null when it has nothing to end (leave the cluster alone). */
+    public StateWrite<S, E> completion(boolean succeeded) {
+        return machine.completionOf(hold, succeeded ? Outcome.SUCCEEDED : Outcome.FAILED);
     }
 
     @Override
     public String toString() {
-        return "ScaleOperation[" + kind + " from " + startedFrom + (entered == null ? "" : ", entered " + entered) + "]";
+        return "ScaleOperation[" + kind + " from " + started + (hold == null ? "" : ", holding " + hold) + "]";
     }
 }

@@ -3,14 +3,33 @@ package org.apache.cloudstack.kubernetes.state;
 import java.util.Objects;
 
 /**
- * What a fenced compare-and-set expects: the cluster's state and its {@code state_version} as read.
- * Every write bumps the version, so a token misses after ANY write since it was read.
+ * What a compare-and-set expects: the cluster's state and, in fenced mode, its {@code state_version}
+ * as read ({@link #NO_VERSION} in compat mode, which compares the state only). Every fenced write
+ * bumps the version, so a fenced token misses after ANY write since it was read.
  */
 public record Token<S>(S state, long version) {
+    /** The version of a compat token: none is compared or written. */
+    public static final long NO_VERSION = -1;
+
     public Token {
         Objects.requireNonNull(state, "state");
-        if (version < 0) {
+        if (version < NO_VERSION) {
             throw new IllegalArgumentException("version " + version + " is negative");
         }
+    }
+
+    /** A compat token: the state alone. */
+    public static <S> Token<S> of(S state) {
+        return new Token<>(state, NO_VERSION);
+    }
+
+    /** True when the token carries a version (fenced mode). */
+    public boolean versioned() {
+        return version != NO_VERSION;
+    }
+
+    /** The token a write from this one stores: the next version, or none. */
+    Token<S> next(S target) {
+        return new Token<>(target, versioned() ? version + 1 : NO_VERSION);
     }
 }

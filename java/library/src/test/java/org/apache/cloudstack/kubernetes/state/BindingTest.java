@@ -72,7 +72,7 @@ class BindingTest {
         assertEquals(EntryDecision.Kind.REFUSE, add.kind());
         assertTrue(add.refusal().contains("AddNodeRequested"), add.refusal());
         ScaleOperation<State416, Event416> scale = m.beginScale(ScaleKind.OFFERING_CHANGE, State416.Stopped);
-        assertEquals(ScaleStep.Kind.REFUSE, scale.admission().kind());
+        assertEquals(ScaleStep.Kind.REFUSE, scale.nextStep(State416.Stopped).kind());
         assertEquals(ScaleStep.Kind.REFUSE, scale.nextStep(State416.Stopped).kind());
         assertEquals(EntryDecision.Kind.TRANSITION, m.decideEntry(Operation.SCALE, State416.Running).kind());
     }
@@ -149,7 +149,7 @@ class BindingTest {
         assertMessage("name", () -> m.state(null));
         assertMessage("Hibernating", () -> m.state("Hibernating"));
         ScaleOperation<State, Event> op = m.beginScale(ScaleKind.SCALE_UP, State.Running);
-        assertMessage("currentState", () -> op.nextStep(null));
+        assertMessage("current", () -> op.nextStep((State) null));
         assertMessage("profile", () -> ClusterStateMachine.bind(State.class, Event.class, null));
         assertMessage("states", () -> ClusterStateMachine.bind(null, Event.class));
         assertMessage("events", () -> ClusterStateMachine.bind(State.class, null));

@@ -56,7 +56,6 @@ class ConcurrencyTest {
             }
             for (ScaleKind k : ScaleKind.values()) {
                 ScaleOperation<S, E> op = m.beginScale(k, s);
-                out.add("scale " + k + " " + s + " admission " + op.admission());
                 for (S current : states) {
                     out.add("scale " + k + " " + s + " step " + current + " = " + op.nextStep(current));
                 }
@@ -137,17 +136,23 @@ class ConcurrencyTest {
                 for (int o = 0; o < Operation.values().length; o++) {
                     out.add("entry " + NativeBridge.decideEntry(p, o, s));
                 }
-                for (int k = 0; k < ScaleKind.values().length; k++) {
-                    out.add("scale " + NativeBridge.scaleBegin(p, k, s));
-                    for (int entered = -1; entered < states; entered += 4) {
-                        out.add("step " + NativeBridge.scaleStep(p, k, s, entered, (s + entered + 2) % states));
+                for (int mode : new int[] {NativeCodes.MODE_COMPAT, NativeCodes.MODE_FENCED}) {
+                    for (int o = 0; o < Operation.values().length; o++) {
+                        out.add("row entry " + NativeBridge.entry(mode, p, o, s, 3, (o + s) % 2 == 0));
                     }
-                }
-                for (int o = 0; o < Outcome.values().length; o++) {
-                    out.add("complete " + NativeBridge.complete(p, s, o) + " " + NativeBridge.complete(p, -1, o));
-                }
-                for (int v = 0; v < VmSummary.values().length; v++) {
-                    out.add("reconcile " + NativeBridge.planReconcile(p, s, v));
+                    for (int k = 0; k < ScaleKind.values().length; k++) {
+                        for (int entered = -1; entered < states; entered += 4) {
+                            out.add("step " + NativeBridge.scaleStep(mode, p, k, s, 3, entered < 0 ? -1 : entered, 4,
+                                    entered, (s + entered + 2) % states, 3, entered % 2 == 0));
+                        }
+                    }
+                    for (int o = 0; o < Outcome.values().length; o++) {
+                        out.add("complete " + NativeBridge.completion(mode, p, s, 4, s, o) + " "
+                                + NativeBridge.completion(mode, p, -1, 0, -1, o));
+                    }
+                    for (int v = 0; v < VmSummary.values().length; v++) {
+                        out.add("reconcile " + NativeBridge.reconcile(mode, p, s, 2, v % 2 == 0, v));
+                    }
                 }
             }
         }
@@ -161,8 +166,17 @@ class ConcurrencyTest {
             ids[i] = 100 + i;
             codes[i] = i;
         }
-        out.add("recover " + Arrays.toString(NativeBridge.planRecovery(ids, codes, new long[] {101, 105})));
-        out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(ids, codes, new long[] {-1})));
+        long[] none = new long[states];
+        Arrays.fill(none, -1);
+        long[] versions = new long[states];
+        for (int mode : new int[] {NativeCodes.MODE_COMPAT, NativeCodes.MODE_FENCED}) {
+            out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, ids, codes, versions, none, none,
+                    none, new long[] {7, 8}, new long[] {101, 105}, new long[0], new long[0], new long[0], new int[0],
+                    new long[0])));
+            out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, ids, codes, versions, none,
+                    none, none, new long[] {9}, new long[] {-1}, new long[0], new long[0], new long[0], new int[0],
+                    new long[0])));
+        }
         try {
             NativeBridge.nextState(0, states, 0);
             out.add("no refusal");
@@ -245,8 +259,8 @@ class ConcurrencyTest {
                     + " recovery records=%d logging threads=%d targets=%s%n", threads, millis, total, expected.size(),
                     counter.records.get(), counter.recoveryRecords.get(), counter.threads.size(), counter.targets);
             assertTrue(total >= threads);
-            // planRecovery logs at DEBUG twice per round: every round's records arrived, from every thread.
-            assertEquals(2L * (total + 1), counter.recoveryRecords.get());
+            // planRecovery logs at DEBUG twice per mode per round: every round's records arrived, from every thread.
+            assertEquals(4L * (total + 1), counter.recoveryRecords.get());
             assertTrue(counter.threads.size() >= threads, counter.threads.toString());
             assertTrue(counter.targets.stream().noneMatch(t -> t.startsWith("[jni")),
                     "the jni crate's own records never cross: " + counter.targets);

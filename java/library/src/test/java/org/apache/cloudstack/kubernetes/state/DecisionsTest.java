@@ -74,7 +74,7 @@ class DecisionsTest {
     @Test
     void scaleEntersScalingOnceAndCompletesWhatItMoved() {
         ScaleOperation<State, Event> op = m.beginScale(ScaleKind.SCALE_UP, State.Running);
-        assertEquals(ScaleStep.Kind.ENTER, op.admission().kind());
+        assertEquals(ScaleStep.Kind.ENTER, op.nextStep(op.startedFrom()).kind());
         assertFalse(op.movedCluster());
         ScaleStep<State, Event> first = op.nextStep(State.Running);
         assertEquals(ScaleStep.Kind.ENTER, first.kind());
@@ -99,21 +99,21 @@ class DecisionsTest {
         winner.markEntered();
         // The loser tries the same compare-and-set, which misses in the database: it never marks.
         assertEquals(ScaleStep.Kind.ENTER, loser.nextStep(State.Scaling).kind());
-        assertTrue(loser.completion(false).leaveIt());
+        assertNull(loser.completion(false));
         // A validation failure before entering leaves the state alone too.
-        assertTrue(m.beginScale(ScaleKind.AUTOSCALE, State.Running).completion(false).leaveIt());
+        assertNull(m.beginScale(ScaleKind.AUTOSCALE, State.Running).completion(false));
     }
 
     @Test
     void aNeverStartedClusterOnlyChangesSettingsUnlessAStartTookIt() {
         ScaleOperation<State, Event> op = m.beginScale(ScaleKind.SCALE_UP, State.Created);
-        assertEquals(ScaleStep.Kind.SETTINGS_ONLY, op.admission().kind());
+        assertEquals(ScaleStep.Kind.SETTINGS_ONLY, op.nextStep(op.startedFrom()).kind());
         assertEquals(ScaleStep.Kind.SETTINGS_ONLY, op.nextStep(State.Created).kind());
         ScaleStep<State, Event> taken = op.nextStep(State.Starting);
         assertEquals(ScaleStep.Kind.FAIL_TAKEN_SINCE, taken.kind());
         assertTrue(taken.message().contains("Starting"), taken.message());
         assertNull(taken.update());
-        assertTrue(op.completion(false).leaveIt());
+        assertNull(op.completion(false));
         assertThrows(IllegalStateException.class, op::markEntered);
     }
 
@@ -127,7 +127,7 @@ class DecisionsTest {
         assertEquals(u(State.ScalingStoppedCluster, OperationSucceeded, State.Stopped), op.completion(true).update());
 
         ScaleOperation<State, Event> size = m.beginScale(ScaleKind.SCALE_UP, State.Stopped);
-        assertEquals(ScaleStep.Kind.REFUSE, size.admission().kind());
+        assertEquals(ScaleStep.Kind.REFUSE, size.nextStep(size.startedFrom()).kind());
         ScaleStep<State, Event> refused = size.nextStep(State.Stopped);
         assertEquals(ScaleStep.Kind.REFUSE, refused.kind());
         assertTrue(refused.message().contains("Stopped"), refused.message());
@@ -135,9 +135,9 @@ class DecisionsTest {
 
     @Test
     void alertScalingProfileLetsAnAlertClusterScale() {
-        assertEquals(ScaleStep.Kind.REFUSE, m.beginScale(ScaleKind.AUTOSCALE, State.Alert).admission().kind());
+        assertEquals(ScaleStep.Kind.REFUSE, m.beginScale(ScaleKind.AUTOSCALE, State.Alert).nextStep(State.Alert).kind());
         ScaleOperation<State, Event> op = alertScaling.beginScale(ScaleKind.AUTOSCALE, State.Alert);
-        assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.admission().update());
+        assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.nextStep(op.startedFrom()).update());
         assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.nextStep(State.Alert).update());
         op.markEntered();
         assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(false).update());
@@ -147,14 +147,14 @@ class DecisionsTest {
 
     @Test
     void completionOnlyFromTheStateTheOperationMovedTo() {
-        assertTrue(m.completion(null, Outcome.FAILED).leaveIt());
-        assertTrue(m.completion(null, Outcome.SUCCEEDED).leaveIt());
+        assertNull(m.completion((State) null, Outcome.FAILED));
+        assertNull(m.completion((State) null, Outcome.SUCCEEDED));
         assertEquals(u(State.Upgrading, OperationFailed, State.Alert), m.completion(State.Upgrading, Outcome.FAILED).update());
         assertEquals(u(State.Starting, CreateFailed, State.Error), m.completion(State.Starting, Outcome.CREATE_FAILED).update());
         assertEquals(u(State.Destroying, OperationSucceeded, State.Destroyed),
                 m.completion(State.Destroying, Outcome.SUCCEEDED).update());
-        assertTrue(m.completion(State.Destroying, Outcome.FAILED).leaveIt()); // no such exit
-        assertTrue(m.completion(State.Running, Outcome.FAILED).leaveIt());
+        assertNull(m.completion(State.Destroying, Outcome.FAILED)); // no such exit
+        assertNull(m.completion(State.Running, Outcome.FAILED));
     }
 
     // ---- status scanner
@@ -192,8 +192,8 @@ class DecisionsTest {
                 new ClusterSnapshot<>(4, State.Running)), new long[] {2, 99});
         assertEquals(RecoveryPlan.Kind.RECOVER, plan.kind());
         assertEquals(List.of(
-                new ClusterRecovery<>(1, u(State.Upgrading, OperationFailed, State.Alert)),
-                new ClusterRecovery<>(3, u(State.Starting, OperationFailed, State.Alert))),
+                new ClusterRecovery<>(1, StateWrite.of(u(State.Upgrading, OperationFailed, State.Alert)), GoneReason.NO_OWNER_NO_JOB),
+                new ClusterRecovery<>(3, StateWrite.of(u(State.Starting, OperationFailed, State.Alert)), GoneReason.NO_OWNER_NO_JOB)),
                 plan.recoveries());
         RecoveryPlan<State, Event> allBusy = m.planRecovery(
                 List.of(new ClusterSnapshot<>(2, State.Scaling)), new long[] {2});
@@ -204,13 +204,13 @@ class DecisionsTest {
     @Test
     void alertReconciliationMovesTheClusterAsListed() {
         assertEquals(List.of(u(State.Alert, StopRequested, State.Stopping), u(State.Stopping, OperationSucceeded, State.Stopped)),
-                m.planReconcile(State.Alert, VmSummary.ALL_STOPPED).steps());
+                m.planReconcile(State.Alert, VmSummary.ALL_STOPPED).steps().stream().map(StateWrite::update).toList());
         assertEquals(List.of(u(State.Alert, RecoveryRequested, State.Recovering),
                 u(State.Recovering, OperationSucceeded, State.Running)),
-                m.planReconcile(State.Alert, VmSummary.ALL_RUNNING_HEALTHY).steps());
+                m.planReconcile(State.Alert, VmSummary.ALL_RUNNING_HEALTHY).steps().stream().map(StateWrite::update).toList());
         assertTrue(m.planReconcile(State.Alert, VmSummary.MIXED).isEmpty());
         assertEquals(List.of(u(State.Running, FaultsDetected, State.Alert)),
-                m.planReconcile(State.Running, VmSummary.ALL_STOPPED).steps());
+                m.planReconcile(State.Running, VmSummary.ALL_STOPPED).steps().stream().map(StateWrite::update).toList());
         // Never stops a cluster a user started since it was listed: Starting is not Alert.
         assertTrue(m.planReconcile(State.Starting, VmSummary.ALL_STOPPED).isEmpty());
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.function.Executable;
 
 /** Bad input on every native method: the documented exception naming the argument, never a crash. */
@@ -57,43 +59,97 @@ class NativeBridgeBadInputTest {
         bad("state", () -> NativeBridge.scaleRefusalReason(0, -2));
     }
 
+    private static final int COMPAT = NativeCodes.MODE_COMPAT;
+    private static final int FENCED = NativeCodes.MODE_FENCED;
+    private static final long[] NO_LONGS = {};
+
+    /** The mode argument itself, on every decision that takes one. */
     @Test
-    void scaling() {
-        bad("profile", () -> NativeBridge.scaleBegin(5, 0, 2));
-        bad("scaleKind", () -> NativeBridge.scaleBegin(0, 4, 2));
-        bad("startedFrom", () -> NativeBridge.scaleBegin(0, 0, -1));
-        bad("profile", () -> NativeBridge.scaleStep(2, 0, 2, -1, 2));
-        bad("scaleKind", () -> NativeBridge.scaleStep(0, -1, 2, -1, 2));
-        bad("startedFrom", () -> NativeBridge.scaleStep(0, 0, STATES, -1, 2));
-        bad("entered", () -> NativeBridge.scaleStep(0, 0, 2, -2, 2));
-        bad("current", () -> NativeBridge.scaleStep(0, 0, 2, -1, 99));
+    void mode() {
+        bad("mode", () -> NativeBridge.entry(2, 0, 5, 2, 0, false));
+        bad("mode", () -> NativeBridge.completion(-1, 0, 7, 5, 7, 0));
+        bad("mode", () -> NativeBridge.scaleStep(9, 0, 0, 2, 1, -1, 0, -1, 2, 1, false));
+        bad("mode", () -> NativeBridge.reconcile(3, 0, 10, 3, false, 0));
+        bad("mode", () -> recovery(5, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-1}, NO_LONGS,
+                NO_LONGS, NO_LONGS));
     }
 
-    @Test
-    void complete() {
-        bad("profile", () -> NativeBridge.complete(3, 5, 0));
-        bad("movedTo", () -> NativeBridge.complete(0, STATES, 0));
-        bad("outcome", () -> NativeBridge.complete(0, 5, 3));
+    /** What both modes check the same way. */
+    @ParameterizedTest(name = "mode {0}")
+    @ValueSource(ints = {COMPAT, FENCED})
+    void entryCompletionScalingAndReconcile(int mode) {
+        bad("profile", () -> NativeBridge.entry(mode, 2, 5, 2, 0, false));
+        bad("operation", () -> NativeBridge.entry(mode, 0, 99, 2, 1, false));
+        bad("state", () -> NativeBridge.entry(mode, 0, 5, STATES, 1, false));
+        bad("profile", () -> NativeBridge.completion(mode, 3, 5, 0, 5, 0));
+        bad("movedTo", () -> NativeBridge.completion(mode, 0, 7, 5, 77, 0));
+        bad("outcome", () -> NativeBridge.completion(mode, 0, 5, 0, 5, 3));
+        bad("holdState", () -> NativeBridge.completion(mode, 0, STATES, 0, 5, 0));
+        bad("profile", () -> NativeBridge.scaleStep(mode, 5, 0, 2, 1, -1, 0, -1, 2, 1, false));
+        bad("scaleKind", () -> NativeBridge.scaleStep(mode, 0, 4, 2, 1, -1, 0, -1, 2, 1, false));
+        bad("startedState", () -> NativeBridge.scaleStep(mode, 0, 0, -1, 1, -1, 0, -1, 2, 1, false));
+        bad("currentState", () -> NativeBridge.scaleStep(mode, 0, 0, 2, 1, -1, 0, -1, 99, 1, false));
+        bad("holdMovedTo", () -> NativeBridge.scaleStep(mode, 0, 0, 2, 1, 5, 2, 99, 5, 2, true));
+        bad("profile", () -> NativeBridge.reconcile(mode, 2, 10, 3, false, 0));
+        bad("listedState", () -> NativeBridge.reconcile(mode, 0, STATES, 3, false, 0));
+        bad("vmSummary", () -> NativeBridge.reconcile(mode, 0, 10, 3, false, 4));
     }
 
+    /** Only the fenced mode reads versions. */
     @Test
-    void planRecovery() {
+    void fencedVersions() {
+        bad("version", () -> NativeBridge.entry(FENCED, 0, 5, 2, -1, false));
+        bad("exhausted", () -> NativeBridge.entry(FENCED, 0, 5, 2, Long.MAX_VALUE, false));
+        bad("currentVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, 1, -1, 0, -1, 2, -5, false));
+        bad("holdVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, 1, 5, -3, 5, 2, 1, false));
+        bad("startedVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, -1, -1, 0, -1, 2, 1, false));
+        bad("listedVersion", () -> NativeBridge.reconcile(FENCED, 0, 10, -1, false, 0));
+        NativeBridge.entry(COMPAT, 0, 5, 2, -1, false); // compat reads no version
+    }
+
+    private static long[] recovery(int mode, long[] ids, int[] states, long[] versions, long[] msids, long[] jobIds,
+            long[] jobClusterIds, long[] ended) {
+        long[] ownerColumn = ids == null || msids.length == ids.length ? msids : new long[ids.length];
+        return NativeBridge.planRecovery(mode, 0, ids, states, versions, msids, ownerColumn, ownerColumn, jobIds,
+                jobClusterIds, ended, NO_LONGS, NO_LONGS, new int[0], NO_LONGS);
+    }
+
+    @ParameterizedTest(name = "mode {0}")
+    @ValueSource(ints = {COMPAT, FENCED})
+    void planRecovery(int mode) {
         long[] one = {1};
         int[] scaling = {5};
-        bad("clusterIds", () -> NativeBridge.planRecovery(null, scaling, new long[0]));
-        bad("clusterStates", () -> NativeBridge.planRecovery(one, null, new long[0]));
-        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, null));
-        bad("clusterStates", () -> NativeBridge.planRecovery(new long[] {1, 2}, scaling, new long[0]));
-        bad("clusterStates", () -> NativeBridge.planRecovery(one, new int[] {STATES}, new long[0]));
-        bad("clusterIds", () -> NativeBridge.planRecovery(new long[] {-5}, scaling, new long[0]));
-        bad("jobClusterIds", () -> NativeBridge.planRecovery(one, scaling, new long[] {-2}));
+        long[] v = {0};
+        long[] free = {-1};
+        bad("clusterIds", () -> recovery(mode, null, scaling, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("clusterStates", () -> recovery(mode, one, null, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, NO_LONGS, null, NO_LONGS));
+        bad("jobIds", () -> recovery(mode, one, scaling, v, free, null, NO_LONGS, NO_LONGS));
+        bad("endedJobIds", () -> recovery(mode, one, scaling, v, free, NO_LONGS, NO_LONGS, null));
+        bad("clusterStates", () -> recovery(mode, new long[] {1, 2}, scaling, new long[2], new long[] {-1, -1},
+                NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("clusterVersions", () -> recovery(mode, one, scaling, NO_LONGS, free, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("clusterStates", () -> recovery(mode, one, new int[] {STATES}, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("clusterIds", () -> recovery(mode, new long[] {-5}, scaling, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, new long[] {3}, new long[] {-2}, NO_LONGS));
+        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, new long[] {3, 4}, new long[] {1}, NO_LONGS));
+        bad("hostStatuses", () -> NativeBridge.planRecovery(mode, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[0],
+                new long[] {0}));
     }
 
+    /** The fenced pass also reads owners, hosts and ended jobs. */
     @Test
-    void reconcile() {
-        bad("profile", () -> NativeBridge.planReconcile(2, 10, 0));
-        bad("listedState", () -> NativeBridge.planReconcile(0, STATES, 0));
-        bad("vmSummary", () -> NativeBridge.planReconcile(0, 10, 4));
+    void fencedRecoveryColumns() {
+        bad("ownerMsids", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-7},
+                NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("clusterVersions", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {-1},
+                new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("endedJobIds[0]", () -> recovery(FENCED, NO_LONGS, new int[0], NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,
+                new long[] {-2}));
+        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[] {9},
+                new long[] {0}));
     }
 
     @Test

@@ -214,15 +214,17 @@ class NativeJunkTest {
             }
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
-                "nextState", "decideEntry", "refusalReason", "scaleRefusalReason", "scaleBegin", "scaleStep",
-                "complete", "planRecovery", "planReconcile", "setLogLevel", "forcePanic"));
-        assertEquals(covered, natives, "a native method without junk: add it to this test");
+                "nextState", "decideEntry", "refusalReason", "scaleRefusalReason", "planRecovery", "setLogLevel",
+                "forcePanic", "constants"));
+        covered.addAll(NativeModeJunkTest.COVERED);
+        assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
 
     @Test
     void argumentFreeAndCheapMethods() {
         int[] orphans = NativeBridge.orphanStates();
         hammer("abiVersion", 1, j -> expect(true, () -> NativeBridge.abiVersion() == NativeBridge.ABI_VERSION));
+        hammer("constants", 19, j -> expect(true, () -> NativeBridge.constants().length == 2));
         hammer("noop", 2, j -> {
             int x = j.random.nextInt();
             return expect(true, () -> NativeTestHooks.noop(x) == x + 1);
@@ -282,42 +284,6 @@ class NativeJunkTest {
             return expect(valid(k, SCALE_KINDS) && valid(s, states),
                     () -> !NativeBridge.scaleRefusalReason(k, s).isEmpty());
         });
-        hammer("scaleBegin", 10, j -> {
-            int p = j.code(PROFILES);
-            int k = j.code(SCALE_KINDS);
-            int s = j.code(states);
-            return expect(valid(p, PROFILES) && valid(k, SCALE_KINDS) && valid(s, states), () -> {
-                int kind = NativeBridge.scaleBegin(p, k, s) & 0xFF;
-                return kind == NativeCodes.SCALE_ENTER || kind == NativeCodes.SCALE_SETTINGS_ONLY
-                        || kind == NativeCodes.SCALE_REFUSE;
-            });
-        });
-        hammer("scaleStep", 11, j -> {
-            int p = j.code(PROFILES);
-            int k = j.code(SCALE_KINDS);
-            int from = j.code(states);
-            int entered = j.code(states);
-            int current = j.code(states);
-            return expect(valid(p, PROFILES) && valid(k, SCALE_KINDS) && valid(from, states)
-                    && optional(entered, states) && valid(current, states),
-                    () -> (NativeBridge.scaleStep(p, k, from, entered, current) & 0xFF) != NativeCodes.SCALE_BUSY);
-        });
-        hammer("complete", 12, j -> {
-            int p = j.code(PROFILES);
-            int moved = j.code(states);
-            int o = j.code(OUTCOMES);
-            return expect(valid(p, PROFILES) && optional(moved, states) && valid(o, OUTCOMES), () -> {
-                int kind = NativeBridge.complete(p, moved, o) & 0xFF;
-                return kind == NativeCodes.COMPLETION_COMPARE_AND_SET || kind == NativeCodes.COMPLETION_LEAVE;
-            });
-        });
-        hammer("planReconcile", 13, j -> {
-            int p = j.code(PROFILES);
-            int s = j.code(states);
-            int v = j.code(VM_SUMMARIES);
-            return expect(valid(p, PROFILES) && valid(s, states) && valid(v, VM_SUMMARIES),
-                    () -> (NativeBridge.planReconcile(p, s, v) & 0xFF) <= 2);
-        });
     }
 
     @Test
@@ -352,9 +318,14 @@ class NativeJunkTest {
                     && Arrays.stream(ids).allMatch(id -> id >= 0)
                     && Arrays.stream(clusterStates).allMatch(s -> valid(s, states))
                     && Arrays.stream(jobs).allMatch(id -> id >= -1);
+            int n = ids == null ? 0 : ids.length;
+            long[] none = new long[n];
+            Arrays.fill(none, -1);
+            long[] jobIds = jobs == null ? new long[0] : new long[jobs.length];
             return expect(valid, () -> {
-                long[] plan = NativeBridge.planRecovery(ids, clusterStates, jobs);
-                return plan.length >= 2 && RecoveryDecoder.kind(plan[0]) != null && plan.length == 2 + 2 * plan[1];
+                long[] plan = NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, ids, clusterStates, none, none, none,
+                        none, jobIds, jobs, new long[0], new long[0], new long[0], new int[0], new long[0]);
+                return NativeModeJunkTest.wellFormed(plan);
             });
         });
     }

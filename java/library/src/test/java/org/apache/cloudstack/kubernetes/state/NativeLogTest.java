@@ -93,8 +93,8 @@ class NativeLogTest {
             machine.planRecovery(candidates, new long[0]);
             assertEquals(1, capture.events.size());
             String message = capture.events.get(0).getMessage().getFormattedMessage();
-            assertTrue(message.contains("cks_state::jni::bridge")
-                    && message.contains("recovery plan for 1 clusters and 0 jobs: 1 to recover"), message);
+            assertTrue(message.contains("cks_state::jni::recovery")
+                    && message.contains("Compat recovery plan for 1 candidates and 0 jobs: 1 to recover"), message);
             assertEquals(Level.DEBUG, capture.events.get(0).getLevel());
 
             try {

@@ -25,11 +25,14 @@ class NativeMethodsBoundTest {
             Map.entry("decideEntry", new Object[] {0, 0, 0}),
             Map.entry("refusalReason", new Object[] {1, 5}),
             Map.entry("scaleRefusalReason", new Object[] {0, 4}),
-            Map.entry("scaleBegin", new Object[] {0, 0, 2}),
-            Map.entry("scaleStep", new Object[] {0, 0, 2, -1, 2}),
-            Map.entry("complete", new Object[] {0, 5, 1}),
-            Map.entry("planRecovery", new Object[] {new long[] {1}, new int[] {5}, new long[0]}),
-            Map.entry("planReconcile", new Object[] {0, 10, 0}),
+            Map.entry("constants", new Object[] {}),
+            Map.entry("entry", new Object[] {NativeCodes.MODE_FENCED, 0, 5, 2, 4L, false}),
+            Map.entry("completion", new Object[] {NativeCodes.MODE_FENCED, 0, 7, 5L, 7, 0}),
+            Map.entry("scaleStep", new Object[] {NativeCodes.MODE_COMPAT, 0, 0, 2, -1L, -1, 0L, -1, 2, -1L, false}),
+            Map.entry("reconcile", new Object[] {NativeCodes.MODE_COMPAT, 0, 10, -1L, false, 0}),
+            Map.entry("planRecovery", new Object[] {NativeCodes.MODE_FENCED, 0, new long[] {1}, new int[] {5},
+                new long[] {0}, new long[] {-1}, new long[] {-1}, new long[] {-1}, new long[0], new long[0],
+                new long[0], new long[0], new long[0], new int[0], new long[0]}),
             Map.entry("setLogLevel", new Object[] {NativeLog.nativeLevel(
                     org.apache.logging.log4j.LogManager.getLogger(NativeLog.LOGGER_NAME).getLevel())}));
 

@@ -35,7 +35,7 @@ public final class PlatformSmoke {
         check("recovery plan", RecoveryPlan.Kind.RECOVER, plan.kind());
         check("recovered clusters", 1, plan.recoveries().size());
         check("recovered cluster", 2L, plan.recoveries().get(0).clusterId());
-        check("recovered to", State.Alert, plan.recoveries().get(0).update().target());
+        check("recovered to", State.Alert, plan.recoveries().get(0).write().target().state());
 
         System.out.println("SMOKE OK " + NativeLibrary.platform() + " os.arch=" + System.getProperty("os.arch")
                 + " java=" + System.getProperty("java.version") + " library=" + NativeLibrary.source());

@@ -86,7 +86,8 @@ public final class ScannerBenchmark {
                 Map<State, List<Long>> stuck = populate(admin, n);
                 int stuckCount = stuck.values().stream().mapToInt(List::size).sum();
                 KubernetesClusterStatusScanner<State, Event> scanner =
-                        new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, pool), pool);
+                        new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, pool), pool,
+                                () -> null);
                 long[] scannerNs = new long[passes];
                 long[] naiveNs = new long[passes];
                 int scannerStatements = 0;

@@ -59,6 +59,15 @@ public final class AsyncJobLookup {
             jobs = List.copyOf(jobs);
         }
 
+        /** The jobs' ids, in the order of {@link #clusterIds()}. */
+        public long[] jobIds() {
+            long[] ids = new long[jobs.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = jobs.get(i).jobId();
+            }
+            return ids;
+        }
+
         /** The cluster id of each job, {@link #UNKNOWN_CLUSTER} for unknown: the input of planRecovery. */
         public long[] clusterIds() {
             long[] ids = new long[jobs.size()];

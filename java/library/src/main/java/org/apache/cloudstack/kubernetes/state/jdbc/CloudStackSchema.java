@@ -10,13 +10,18 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
  * The DDL of the CloudStack tables cks-state uses ({@code cloudstack-schema.sql}: kubernetes_cluster,
  * kubernetes_cluster_vm_map, vm_instance, async_job, mshost) and of its own optional history table
  * ({@code state-history.sql}: cks_state_history). The same files run on MariaDB / MySQL and on H2
  * in MySQL mode ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). Every statement is
- * {@code CREATE TABLE IF NOT EXISTS}: running it twice is harmless.
+ * {@code CREATE TABLE IF NOT EXISTS}: running it twice is harmless. The fenced mode's columns come
+ * and go with {@link #migrateUp} / {@link #migrateDown} ({@code fenced-up.sql} + the dialect's
+ * trigger, {@code fenced-down.sql}); {@link #requireMode} checks a mode against the schema.
  */
 public final class CloudStackSchema {
     /** Class-path resource of the CloudStack subset. */
@@ -70,6 +75,110 @@ public final class CloudStackSchema {
             out.add(current.toString().strip());
         }
         return Collections.unmodifiableList(out);
+    }
+
+    // ---- the fenced mode's columns on kubernetes_cluster (state_version, op_owner_msid,
+    // op_owner_runid, op_job_id) and the trigger that bumps the version on an older server's blind
+    // state write: reversible migrations and detection of the mode from the schema.
+
+    /** The fence columns, in migration order. */
+    public static final List<String> FENCE_COLUMNS = List.of("state_version", "op_owner_msid", "op_owner_runid", "op_job_id");
+    public static final String FENCED_UP_RESOURCE = "fenced-up.sql";
+    public static final String FENCED_DOWN_RESOURCE = "fenced-down.sql";
+    public static final String FENCED_TRIGGER_MARIADB_RESOURCE = "fenced-trigger-mariadb.sql";
+    public static final String FENCED_TRIGGER_H2_RESOURCE = "fenced-trigger-h2.sql";
+
+    /** Which of the fence columns the schema holds. */
+    public enum FenceColumns { NONE, ALL, PARTIAL }
+
+    /** Which fence columns {@code kubernetes_cluster} has. */
+    public static FenceColumns fenceColumns(Connection c) throws SQLException {
+        List<String> present = present(c);
+        if (present.isEmpty()) {
+            return FenceColumns.NONE;
+        }
+        return present.size() == FENCE_COLUMNS.size() ? FenceColumns.ALL : FenceColumns.PARTIAL;
+    }
+
+    /**
+     * Adds the columns (unless all are there) and (re)creates the trigger. Idempotent; a schema
+     * with only some of the columns is an error (a half-run migration: finish or undo it by hand).
+     */
+    public static void migrateUp(Connection c) throws SQLException {
+        FenceColumns now = fenceColumns(c);
+        if (now == FenceColumns.PARTIAL) {
+            throw partial(c);
+        }
+        List<String> statements = new ArrayList<>();
+        if (now == FenceColumns.NONE) {
+            statements.addAll(statements(FENCED_UP_RESOURCE));
+        }
+        statements.addAll(statements(isH2(c) ? FENCED_TRIGGER_H2_RESOURCE : FENCED_TRIGGER_MARIADB_RESOURCE));
+        run(c, statements);
+    }
+
+    /** Drops the trigger and the columns (whatever of them exists); every row and its state stay. */
+    public static void migrateDown(Connection c) throws SQLException {
+        List<String> have = present(c);
+        List<String> statements = new ArrayList<>();
+        for (String sql : statements(FENCED_DOWN_RESOURCE)) {
+            String lower = sql.toLowerCase(Locale.ROOT);
+            boolean dropsMissing = lower.contains("drop column") && have.stream().noneMatch(
+                    col -> lower.contains("`" + col + "`"));
+            if (!dropsMissing) {
+                statements.add(sql);
+            }
+        }
+        run(c, statements);
+    }
+
+    /**
+     * The mode to run in: {@code requested} after checking the schema. FENCED without the columns
+     * is an error that says how to migrate; COMPAT runs on either schema (the trigger keeps a
+     * migrated schema's versions right for fenced servers during a rolling upgrade).
+     */
+    public static StateMode requireMode(Connection c, StateMode requested) throws SQLException {
+        if (requested == null) {
+            throw new IllegalArgumentException("requested mode is null");
+        }
+        if (requested == StateMode.COMPAT) {
+            return StateMode.COMPAT;
+        }
+        switch (fenceColumns(c)) {
+            case ALL:
+                return StateMode.FENCED;
+            case PARTIAL:
+                throw partial(c);
+            case NONE:
+            default:
+                throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
+                        + " the columns " + FENCE_COLUMNS + ": run the migration first (" + FENCED_UP_RESOURCE + " and "
+                        + FENCED_TRIGGER_MARIADB_RESOURCE + ", or CloudStackSchema.migrateUp), or configure 'compat'");
+        }
+    }
+
+    /** {@link #requireMode(Connection, StateMode)} for a configuration value (null/blank: compat). */
+    public static StateMode requireMode(ConnectionSource source, String configured) {
+        StateMode requested = StateMode.fromConfig(configured);
+        try (Connection c = source.open()) {
+            return requireMode(c, requested);
+        } catch (SQLException e) {
+            throw new StateStoreException("checking the schema for " + StateMode.CONFIG_KEY + "=" + requested.label(), e);
+        }
+    }
+
+    private static IllegalStateException partial(Connection c) throws SQLException {
+        return new IllegalStateException("kubernetes_cluster has only " + present(c) + " of the fenced columns " + FENCE_COLUMNS
+                + ": a migration was cut short; run " + FENCED_DOWN_RESOURCE + " (or finish " + FENCED_UP_RESOURCE + ") by hand");
+    }
+
+    private static List<String> present(Connection c) throws SQLException {
+        Set<String> columns = TableColumns.of(c, "kubernetes_cluster");
+        return FENCE_COLUMNS.stream().filter(columns::contains).toList();
+    }
+
+    static boolean isH2(Connection c) throws SQLException {
+        return c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("h2");
     }
 
     private static void run(Connection connection, List<String> statements) throws SQLException {

@@ -1,184 +1,288 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.Completion;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
+import org.apache.cloudstack.kubernetes.state.Hold;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.StateWrite;
+import org.apache.cloudstack.kubernetes.state.Token;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * The state rules of CloudStack's CKS action workers ({@code KubernetesClusterActionWorker} and
- * its scale / add-nodes subclasses), on the database: every move is a compare-and-set through
- * {@link KubernetesClusterStateDao}, decided by the native state machine.
+ * its scale / add-nodes subclasses), on the database, in the DAO's mode: the native core decides
+ * every move and the {@link KubernetesClusterStateDao} applies it by compare-and-set.
  *
  * <ul>
  *   <li>{@link #transitToOperationState}: enter the operation's state before changing anything;
- *       on a lost race, fail with "please retry" and move nothing.</li>
- *   <li>{@link #enterScalingState}: once per scale operation, at its first scaling step.</li>
- *   <li>{@link #failOperationIfStillIn} / {@link #succeedOperationIfStillIn}: complete from the
- *       state the operation moved the cluster to, only if it is still there.</li>
+ *       on a lost race, fail with "please retry" and move nothing. Fenced: the entry (TRANSITION
+ *       and PROCEED alike) takes the cluster with this operation's owner, so of two destroys, two
+ *       Alert starts, or a start and a scale of a Created cluster exactly one goes ahead.</li>
+ *   <li>{@link #enterScalingState}: once per scale operation, at its first scaling step (fenced:
+ *       by the token read at {@link #beginScale}; from Created it only takes the cluster).</li>
+ *   <li>{@link #complete}: from the state the operation moved the cluster to, only if it is still
+ *       there (fenced: by the token its entry wrote, releasing the cluster, so a zombie completion
+ *       after the scanner failed the operation misses).</li>
  *   <li>{@link #addNodes}: Importing is entered before the binaries ISO is attached.</li>
  * </ul>
- *
- * Thread-safe (a {@link ScaleOperation} itself is not: one per worker).
+ * Thread-safe. Bind the owner per operation with {@link #withOwner} (fenced mode needs it before any
+ * entry; one bound guard per operation: it remembers what the operation holds, for {@link #abandon}).
  */
-public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> implements OperationGuard<S, E> {
+public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
 
     private final KubernetesClusterStateDao<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
+    private final Owner owner;
+    /** The hold of the entry this operation has not completed yet, for {@link #abandon}. */
+    private final AtomicReference<Hold<S>> open = new AtomicReference<>();
+    /** The scales this operation took (a write that stored its owner) and has not completed. */
+    private final Set<ScaleOperation<S, E>> openScales = Collections.synchronizedSet(
+            Collections.newSetFromMap(new IdentityHashMap<>()));
 
+    /** A guard without owner: call {@link #withOwner} per operation (fenced mode). */
     public ClusterOperationGuard(KubernetesClusterStateDao<S, E> dao) {
+        this(dao, null);
+    }
+
+    public ClusterOperationGuard(KubernetesClusterStateDao<S, E> dao, Owner owner) {
         this.dao = Objects.requireNonNull(dao, "dao");
         this.machine = dao.machine();
+        this.owner = owner;
     }
 
     public KubernetesClusterStateDao<S, E> dao() {
         return dao;
     }
 
-    @Override
     public ClusterStateMachine<S, E> machine() {
         return machine;
     }
 
-    /** {@link ClusterStateMachine#beginScale}: compat mode reads nothing at acceptance. */
-    @Override
-    public ScaleOperation<S, E> beginScale(long clusterId, ScaleKind kind, S startedFrom) {
-        return machine.beginScale(kind, startedFrom);
+    /** The owner this guard writes, or null when unbound. */
+    public Owner owner() {
+        return owner;
     }
 
-    /** {@link #transitToOperationState(long, Operation, Enum)} on the state read now from the database. */
-    @Override
+    /** This guard for one operation run by {@code owner} (server msid, runid, job id). */
+    public ClusterOperationGuard<S, E> withOwner(Owner newOwner) {
+        return new ClusterOperationGuard<>(dao, Objects.requireNonNull(newOwner, "owner"));
+    }
+
+    /** Enters {@code operation} on the cluster's row as read now. */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation) {
         Objects.requireNonNull(operation, "operation");
-        S current = dao.findState(clusterId);
-        if (current == null) {
-            return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, null, null,
-                    String.format("Kubernetes cluster %d not found", clusterId));
-        }
-        return transitToOperationState(clusterId, operation, current);
+        ClusterRow<S> row = dao.findRow(clusterId);
+        return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
     }
 
     /**
-     * Decides whether the operation may start from {@code current} (the state the worker loaded
-     * with the cluster) and, for a transition, moves the cluster by compare-and-set from exactly
-     * that state. A miss means another operation got there first: LOST_RACE with a "please retry"
-     * message; nothing is moved and nothing is undone.
+     * Enters {@code operation} on {@code current}, the state the worker loaded with the cluster: the
+     * decision is made on it, and the entry's compare-and-set expects exactly it, so if the row has
+     * moved since, the operation lost the race (LOST_RACE, "please retry"; nothing is moved).
      */
-    @Override
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, S current) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(current, "current");
-        EntryDecision<S, E> decision = machine.decideEntry(operation, current);
-        switch (decision.kind()) {
+        ClusterRow<S> row = dao.rowAsLoaded(clusterId, current);
+        return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
+    }
+
+    /** Enters {@code operation} on a row read with its token (the fenced callers' form). */
+    public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, ClusterRow<S> row) {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(row, "row");
+        EntryDecision<S, E> entry = machine.entry(operation, row, owner);
+        S from = row.state();
+        switch (entry.kind()) {
             case TRANSITION:
-                StateUpdate<S, E> update = decision.update();
-                if (dao.apply(clusterId, update)) {
-                    return new OperationEntry<>(OperationEntry.Kind.ENTERED, operation, current, update, null);
+            case PROCEED: {
+                StateWrite<S, E> w = entry.write();
+                if (w != null && !dao.apply(clusterId, w)) {
+                    LOG.info("Kubernetes cluster {}: {} lost the race from {}", clusterId, operation, row.token());
+                    return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),
+                            retryMessage(clusterId, operation, from), null);
                 }
-                LOG.info("Kubernetes cluster {}: {} lost the race from {}", clusterId, operation, current);
-                return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, current, update,
-                        retryMessage(clusterId, operation, current));
-            case PROCEED:
-                return new OperationEntry<>(OperationEntry.Kind.PROCEEDED, operation, current, null, null);
+                Hold<S> hold = entry.hold(from);
+                if (w != null && w.owner() != null) {
+                    open.set(hold);
+                }
+                OperationEntry.Kind kind = entry.kind() == EntryDecision.Kind.TRANSITION ? OperationEntry.Kind.ENTERED
+                        : OperationEntry.Kind.PROCEEDED;
+                return new OperationEntry<>(kind, operation, from, entry.update(), null, hold);
+            }
             case NOTHING_TO_DO:
-                return new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, current, null, null);
+                return new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, from, null, null, null);
+            case BUSY:
+                return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
+                        busyMessage(clusterId, entry.busyOwner()), null);
             case REFUSE:
             default:
-                return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, current, null,
-                        decision.refusal());
+                return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, from, null, entry.refusal(), null);
         }
     }
 
     /**
-     * One scaling step of a scale or autoscale operation ({@code scale} from
-     * {@link ClusterStateMachine#beginScale}). The first step that changes the cluster enters
-     * Scaling / ScalingStoppedCluster by compare-and-set and marks the operation entered; later
-     * steps transition nothing (and read nothing). Started from Created: only settings change,
-     * after re-reading the state (TAKEN_SINCE if a start has taken the cluster since; Created has no
-     * scaling transition, so a narrow window between that read and the settings write remains).
+     * Completes the operation of an entry; true when the completion changed the row. An entry that
+     * did not go ahead writes nothing; a miss means the cluster has moved on (fenced: was taken from
+     * this operation): leave it.
      */
-    @Override
+    public boolean complete(long clusterId, OperationEntry<S, E> entry, Outcome outcome) {
+        Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(outcome, "outcome");
+        if (entry.hold() == null) {
+            return false;
+        }
+        open.compareAndSet(entry.hold(), null);
+        StateWrite<S, E> write = machine.completion(entry.hold(), outcome);
+        boolean hit = write != null && dao.apply(clusterId, write);
+        if (write != null && !hit) {
+            LOG.info("Kubernetes cluster {}: {} no longer at {}; completion left out", clusterId, entry.operation(),
+                    entry.hold().token());
+        }
+        return hit;
+    }
+
+    /** Starts a scale or autoscale accepted with the cluster in {@code startedFrom} (fenced: reads its token now). */
+    public ScaleOperation<S, E> beginScale(long clusterId, ScaleKind kind, S startedFrom) {
+        Objects.requireNonNull(startedFrom, "startedFrom");
+        ClusterRow<S> row = dao.rowAsLoaded(clusterId, startedFrom);
+        // No row (fenced): the first step reads none and refuses.
+        return machine.beginScale(kind, row == null ? new Token<>(startedFrom, 0) : row.token(), owner);
+    }
+
+    /**
+     * One scaling step of a scale or autoscale operation. The first step that changes the cluster
+     * enters Scaling / ScalingStoppedCluster by compare-and-set (fenced: from Created, takes the
+     * cluster); later steps transition nothing (and read nothing once the operation holds it).
+     * Started from Created: only settings change, after re-reading the row (TAKEN_SINCE if a start
+     * has taken the cluster since).
+     */
     public ScaleEntry<S, E> enterScalingState(ScaleOperation<S, E> scale, long clusterId) {
         Objects.requireNonNull(scale, "scale");
-        S current;
-        if (scale.movedCluster()) {
-            current = scale.enteredState();
-        } else {
-            current = dao.findState(clusterId);
+        ClusterRow<S> current = null;
+        if (scale.hold() == null) {
+            current = dao.findRow(clusterId);
             if (current == null) {
-                return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null,
-                        String.format("Kubernetes cluster %d not found", clusterId));
+                return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, String.format("Kubernetes cluster %d not found",
+                        clusterId));
             }
         }
         ScaleStep<S, E> step = scale.nextStep(current);
+        StateWrite<S, E> w = step.write();
         switch (step.kind()) {
             case SETTINGS_ONLY:
-                return new ScaleEntry<>(ScaleEntry.Kind.SETTINGS_ONLY, null, null);
+            case ENTER:
+                if (w != null) {
+                    if (!dao.apply(clusterId, w)) {
+                        return new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, w.update(), retryMessage(clusterId,
+                                Operation.SCALE, current == null ? null : current.state()));
+                    }
+                    scale.markEntered();
+                    if (w.owner() != null) {
+                        openScales.add(scale);
+                    }
+                }
+                return step.kind() == ScaleStep.Kind.ENTER ? new ScaleEntry<>(ScaleEntry.Kind.ENTERED, w.update(), null)
+                        : new ScaleEntry<>(ScaleEntry.Kind.SETTINGS_ONLY, null, null);
             case ALREADY_ENTERED:
                 return new ScaleEntry<>(ScaleEntry.Kind.ALREADY_ENTERED, null, null);
-            case ENTER:
-                if (dao.apply(clusterId, step.update())) {
-                    scale.markEntered();
-                    return new ScaleEntry<>(ScaleEntry.Kind.ENTERED, step.update(), null);
-                }
-                return new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, step.update(),
-                        retryMessage(clusterId, Operation.SCALE, current));
             case FAIL_TAKEN_SINCE:
                 return new ScaleEntry<>(ScaleEntry.Kind.TAKEN_SINCE, null, step.message());
+            case BUSY:
+                return new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, null, busyMessage(clusterId, step.busyOwner()));
             case REFUSE:
             default:
                 return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, step.message());
         }
     }
 
-    /** Completes a scale operation: only one that moved the cluster changes the state. */
-    @Override
+    /** Completes a scale: only one that moved (fenced: holds) the cluster writes; true when that write hit. */
     public boolean completeScale(ScaleOperation<S, E> scale, long clusterId, boolean succeeded) {
-        return applyCompletion(clusterId, scale.completion(succeeded));
-    }
-
-    /** Fires OperationFailed by compare-and-set from {@code state}; leaves a cluster that has moved on. */
-    public boolean failOperationIfStillIn(long clusterId, S state) {
-        return complete(clusterId, state, Outcome.FAILED);
-    }
-
-    /** Fires OperationSucceeded by compare-and-set from {@code state}; leaves a cluster that has moved on. */
-    public boolean succeedOperationIfStillIn(long clusterId, S state) {
-        return complete(clusterId, state, Outcome.SUCCEEDED);
+        Objects.requireNonNull(scale, "scale");
+        openScales.remove(scale);
+        StateWrite<S, E> write = scale.completion(succeeded);
+        return write != null && dao.apply(clusterId, write);
     }
 
     /**
-     * Completes an operation that moved the cluster to {@code movedTo} (null: it proceeded without
-     * a state change, so the state is left alone). True when the state changed.
+     * The start of an add-nodes operation: enters Importing, and only then runs
+     * {@code attachBinariesIso}, so a refused add or a lost race attaches nothing. Whenever the hook
+     * does not return normally, the operation is failed in a finally-path (only if the cluster is
+     * still where this add left it) and the throwable propagates.
      */
-    public boolean complete(long clusterId, S movedTo, Outcome outcome) {
-        return applyCompletion(clusterId, machine.completion(movedTo, outcome));
-    }
-
-    /** Completes the operation of an entry ({@link OperationEntry#movedTo()}). */
-    @Override
-    public boolean complete(long clusterId, OperationEntry<S, E> entry, Outcome outcome) {
-        return complete(clusterId, entry.movedTo(), outcome);
-    }
-
-    private boolean applyCompletion(long clusterId, Completion<S, E> completion) {
-        if (completion == null || completion.leaveIt()) {
-            return false;
+    public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
+        Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
+        OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);
+        if (!entry.mayProceed()) {
+            return entry;
         }
-        return dao.apply(clusterId, completion.update());
+        boolean attached = false;
+        try {
+            attachBinariesIso.run();
+            attached = true;
+        } finally {
+            if (!attached) {
+                complete(clusterId, entry, Outcome.FAILED);
+            }
+        }
+        return entry;
+    }
+
+    /**
+     * The finally-path of a worker that ends by an exception before its completion: fails, by their
+     * tokens, the entry and the scales this operation holds (a write stored its owner: fenced mode)
+     * and has not completed, so the cluster is not left held by a live owner. True when a write hit.
+     * A database error is thrown as {@link StateStoreException}; what could not be written stays
+     * held until this server restarts (then the scanner frees it).
+     */
+    public boolean abandon(long clusterId) {
+        // Each hold is forgotten only once its write was answered (hit or miss): a caller may
+        // retry after a database error.
+        boolean hit = false;
+        Hold<S> hold = open.get();
+        if (hold != null) {
+            StateWrite<S, E> write = machine.completion(hold, Outcome.FAILED);
+            hit = write != null && dao.apply(clusterId, write);
+            open.compareAndSet(hold, null);
+        }
+        List<ScaleOperation<S, E>> scales;
+        synchronized (openScales) {
+            scales = List.copyOf(openScales);
+        }
+        for (ScaleOperation<S, E> scale : scales) {
+            StateWrite<S, E> write = scale.completion(false);
+            hit |= write != null && dao.apply(clusterId, write);
+            openScales.remove(scale);
+        }
+        return hit;
+    }
+
+    private static <S, E> OperationEntry<S, E> notFound(long clusterId, Operation operation) {
+        return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, null, null,
+                String.format("Kubernetes cluster %d not found", clusterId), null);
     }
 
     private static String retryMessage(long clusterId, Operation operation, Object state) {
         return String.format("Kubernetes cluster %d: another operation changed its state from %s before %s could"
                 + " start; nothing was changed, please retry", clusterId, state, operation);
+    }
+
+    private static String busyMessage(long clusterId, Owner busy) {
+        return String.format("Kubernetes cluster %d is busy with another operation (job %s on management server %d);"
+                + " nothing was changed, please retry", clusterId, busy.hasJob() ? busy.jobId() : "none", busy.msid());
     }
 }

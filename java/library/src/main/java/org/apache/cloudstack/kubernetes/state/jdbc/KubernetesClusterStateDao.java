@@ -6,50 +6,60 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.StateWrite;
+import org.apache.cloudstack.kubernetes.state.Token;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * The only writer of {@code kubernetes_cluster.state}: a compare-and-set that replaces CloudStack's
  * {@code KubernetesClusterDaoImpl.updateState} (which wrote by id alone and always returned true).
- *
- * <p>{@link #updateState(long, Enum, Enum)} asks the native table for the next state and issues
- * exactly one {@code UPDATE kubernetes_cluster SET state = ? WHERE id = ? AND state = ? AND removed IS NULL}.
- * It returns whether that row changed:
+ * The machine's {@link StateMode} picks the SQL, and only the SQL:
  * <ul>
- *   <li><b>No transition</b> for (expected, event): returns {@code false} without any SQL (and
- *       logs a warning). It never writes blindly and never throws for this.</li>
- *   <li><b>Found rows vs affected rows</b>: MySQL/MariaDB report 0 changed rows for an UPDATE that
- *       sets the value already there, unless the client asks for found rows (Connector/J
- *       {@code useAffectedRows}). The table has no self-loop and the DAO refuses one (false, no
- *       SQL), so the UPDATE always sets a state different from the one its WHERE clause matched:
- *       a row that matches is a row that changes, and both modes report 1 for a hit and 0 for a
- *       miss. The answer never depends on the setting.</li>
- *   <li><b>Lost race</b>: a deadlock or serialization failure (SQLState class 40, e.g. 40001; MySQL
- *       error 1213) or a lock wait timeout (MySQL 1205, H2 50200) means another writer had the
- *       row: the transaction is rolled back, logged, and the result is {@code false}. Other SQL
- *       failures throw {@link StateStoreException}.</li>
+ *   <li>COMPAT: {@value #CAS_SQL}. The table has no self-loop and the DAO refuses one (false, no
+ *       SQL), so the UPDATE always sets a state different from the one its WHERE clause matched.</li>
+ *   <li>FENCED: {@value #FENCED_CAS_SQL}. It stores the next version and the write's owner (NULL
+ *       releases the cluster); the new version always differs from the old.</li>
  * </ul>
+ * Either way a row that matches is a row that changes, so a hit is 1 and a miss 0 whether the
+ * driver reports found or affected rows (Connector/J {@code useAffectedRows}).
+ *
+ * <p><b>Lost race</b>: a deadlock or serialization failure (SQLState class 40, e.g. 40001; MySQL
+ * error 1213) or a lock wait timeout (MySQL 1205, H2 50200) means another writer had the row: the
+ * transaction is rolled back, logged, and the result is {@code false}. Other SQL failures throw
+ * {@link StateStoreException}. A write of another shape than the core's (not a table transition,
+ * a version not bumped by one, a versioned write in compat mode or the reverse) is refused: false,
+ * no SQL.
  *
  * <p>History: a DAO made by {@link #withHistory(Long)} also inserts one {@code cks_state_history}
- * row per change, in the same transaction (off by default, so CloudStack's schema is untouched).
+ * row per state change, in the same transaction (off by default, so CloudStack's schema is untouched).
  *
  * <p>Thread-safe: no mutable state; every call uses its own connection from the source.
  */
 public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStateDao.class);
 
-    /** The compare-and-set. */
+    /** The compat compare-and-set. */
     public static final String CAS_SQL =
             "UPDATE kubernetes_cluster SET state = ? WHERE id = ? AND state = ? AND removed IS NULL";
+    /** The fenced compare-and-set. */
+    public static final String FENCED_CAS_SQL = "UPDATE kubernetes_cluster SET state = ?, state_version = ?,"
+            + " op_owner_msid = ?, op_owner_runid = ?, op_job_id = ?"
+            + " WHERE id = ? AND state = ? AND state_version = ? AND removed IS NULL";
     static final String HISTORY_SQL = "INSERT INTO cks_state_history (cluster_id, from_state, to_state, event, msid, `at`)"
             + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))";
     static final String STATE_SQL = "SELECT state FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
+    static final String FENCE_SQL = "SELECT state, state_version, op_owner_msid, op_owner_runid, op_job_id"
+            + " FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
 
     private final ClusterStateMachine<S, E> machine;
     private final ConnectionSource source;
+    private final boolean fenced;
     private final boolean history;
     private final Long msid;
 
@@ -61,6 +71,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             Long msid) {
         this.machine = Objects.requireNonNull(machine, "machine");
         this.source = Objects.requireNonNull(source, "source");
+        this.fenced = machine.mode() == StateMode.FENCED;
         this.history = history;
         this.msid = msid;
     }
@@ -83,13 +94,18 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return machine;
     }
 
+    public StateMode mode() {
+        return machine.mode();
+    }
+
     public ConnectionSource source() {
         return source;
     }
 
     /**
-     * Moves the cluster from {@code expected} by {@code event} to the table's next state, by
-     * compare-and-set. True when this call changed the row; false when the cluster is not in
+     * Upstream's {@code updateState}: moves the cluster from {@code expected} by {@code event} to the
+     * table's next state, compared on the state alone (on a fenced schema the trigger bumps the
+     * version). True when this call changed the row; false when the cluster is not in
      * {@code expected} any more (or is removed, or does not exist), when there is no transition,
      * or when the race was lost to a concurrent writer.
      */
@@ -102,56 +118,56 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
                     event);
             return false;
         }
-        return write(clusterId, expected, event, target);
+        StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
+        return ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster " + clusterId
+                + " from " + expected + " to " + target, c -> valid(clusterId, write, false)
+                        && compareAndSet(c, clusterId, write));
     }
 
-    /**
-     * Applies a compare-and-set decided by the native core ({@code EntryDecision.update()},
-     * {@code ScaleStep.update()}, {@code Completion.update()}, a recovery or reconcile step). The
-     * update must be a transition of the table: otherwise false, without SQL.
-     */
+    /** A compat write of the table row {@code update} (see {@link #apply(long, StateWrite)}). */
     public boolean apply(long clusterId, StateUpdate<S, E> update) {
         Objects.requireNonNull(update, "update");
-        S target = machine.nextState(update.expected(), update.event());
-        if (target == null || target != update.target()) {
-            LOG.warn("Kubernetes cluster {}: {} is not a transition of the table; state not written", clusterId,
-                    update);
-            return false;
-        }
-        return write(clusterId, update.expected(), update.event(), target);
+        return apply(clusterId, StateWrite.of(update));
     }
 
     /**
-     * {@link #apply} on the caller's connection, which must be in manual-commit mode: commits on a
-     * hit, rolls back on a miss. Used by the status scanner to keep one connection per pass.
+     * Applies one write the native core decided (an entry, a scaling step, a completion, a
+     * recovery or reconcile step); true when it hit (the row had exactly the expected token).
      */
-    boolean apply(Connection c, long clusterId, StateUpdate<S, E> update) throws SQLException {
-        S target = machine.nextState(update.expected(), update.event());
-        if (target == null || target != update.target() || target == update.expected()) {
-            LOG.warn("Kubernetes cluster {}: {} is not a transition of the table; state not written", clusterId,
-                    update);
+    public boolean apply(long clusterId, StateWrite<S, E> write) {
+        Objects.requireNonNull(write, "write");
+        if (!valid(clusterId, write, fenced)) {
             return false;
         }
-        return compareAndSet(c, clusterId, update.expected(), update.event(), target);
+        return ManualCommitWrite.run(source, () -> "write " + write + " of Kubernetes cluster " + clusterId,
+                c -> compareAndSet(c, clusterId, write));
+    }
+
+    /** {@link #apply(long, StateWrite)} on a manual-commit connection: commits a hit, rolls back a miss. */
+    boolean apply(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
+        return valid(clusterId, write, fenced) && compareAndSet(c, clusterId, write);
     }
 
     /** The state of a live (not removed) cluster, or null when there is none with this id. */
     public S findState(long clusterId) {
+        ClusterRow<S> row = findRow(clusterId);
+        return row == null ? null : row.state();
+    }
+
+    /** The row of a live cluster as this mode reads it (fenced: with version and owner), or null. */
+    public ClusterRow<S> findRow(long clusterId) {
         try (Connection c = source.open()) {
-            return findState(c, clusterId);
+            return findRow(c, clusterId);
         } catch (SQLException e) {
             throw new StateStoreException("reading the state of Kubernetes cluster " + clusterId, e);
         }
     }
 
-    S findState(Connection c, long clusterId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(STATE_SQL)) {
+    ClusterRow<S> findRow(Connection c, long clusterId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(fenced ? FENCE_SQL : STATE_SQL)) {
             ps.setLong(1, clusterId);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                return machine.state(rs.getString(1).strip());
+                return rs.next() ? row(rs, 1) : null;
             }
         } finally {
             if (!c.getAutoCommit()) {
@@ -160,57 +176,119 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         }
     }
 
-    private boolean write(long clusterId, S expected, E event, S target) {
-        if (target == expected) {
-            // There is no self-loop in the table; a self-loop could not tell a hit from a miss
-            // under found-rows reporting, so it is never written.
-            LOG.warn("Kubernetes cluster {}: self-loop {} by {} is never written", clusterId, expected, event);
+    /**
+     * The row as the worker loaded it, in state {@code loaded}: compat compares the state alone, so
+     * nothing is read; fenced reads the version and owner now (null: no such cluster), and a row that
+     * has moved on since makes the entry's write miss.
+     */
+    ClusterRow<S> rowAsLoaded(long clusterId, S loaded) {
+        if (!fenced) {
+            return ClusterRow.of(loaded);
+        }
+        ClusterRow<S> row = findRow(clusterId);
+        return row == null ? null : new ClusterRow<>(new Token<>(loaded, row.version()), row.owner());
+    }
+
+    /** The columns this mode reads for a row: state (fenced: state_version, op_owner_*, op_job_id too). */
+    String rowColumns(String alias) {
+        String p = alias == null ? "" : alias + ".";
+        return fenced ? p + "state, " + p + "state_version, " + p + "op_owner_msid, " + p + "op_owner_runid, " + p
+                + "op_job_id" : p + "state";
+    }
+
+    /** How many columns {@link #rowColumns} reads. */
+    int rowColumnCount() {
+        return fenced ? 5 : 1;
+    }
+
+    /** The row in columns {@code first}.. as {@link #rowColumns} lists them. */
+    ClusterRow<S> row(ResultSet rs, int first) throws SQLException {
+        S state = machine.state(rs.getString(first).strip());
+        if (!fenced) {
+            return ClusterRow.of(state);
+        }
+        long version = rs.getLong(first + 1);
+        long owner = rs.getLong(first + 2);
+        if (rs.wasNull()) {
+            return ClusterRow.of(state, version, null);
+        }
+        long runid = rs.getLong(first + 3);
+        long job = rs.getLong(first + 4);
+        return ClusterRow.of(state, version, new Owner(owner, runid, rs.wasNull() ? Owner.NO_JOB : job));
+    }
+
+    /** Only writes of the core's shape for this mode: a table transition (or none) and the next version. */
+    private boolean valid(long clusterId, StateWrite<S, E> w, boolean versioned) {
+        S expected = w.expected().state();
+        S target = w.target().state();
+        boolean shape = w.event() == null ? versioned && target == expected
+                : machine.nextState(expected, w.event()) == target && (versioned || target != expected);
+        boolean version = versioned ? w.versioned() && w.target().version() == w.expected().version() + 1
+                : !w.versioned() && !w.target().versioned() && w.owner() == null;
+        if (!shape || !version) {
+            LOG.warn("Kubernetes cluster {}: {} is not a {} write of the table; not written", clusterId, w,
+                    versioned ? "fenced" : "compat");
             return false;
         }
-        return ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster " + clusterId
-                + " from " + expected + " to " + target, c -> compareAndSet(c, clusterId, expected, event, target));
+        return true;
     }
 
     /**
      * The compare-and-set on a connection in manual-commit mode: commits on a hit, rolls back on a
      * miss or a failure. Lost races give false; other failures are thrown.
      */
-    boolean compareAndSet(Connection c, long clusterId, S expected, E event, S target) throws SQLException {
-        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + expected + " -> "
-                + target, tx -> {
-                    int rows;
-                    try (PreparedStatement ps = tx.prepareStatement(CAS_SQL)) {
-                        ps.setString(1, target.name());
-                        ps.setLong(2, clusterId);
-                        ps.setString(3, expected.name());
-                        rows = ps.executeUpdate();
-                    }
-                    if (rows == 0) {
-                        LOG.debug("Kubernetes cluster {}: not in {} any more, {} not applied", clusterId, expected,
-                                event);
-                        return false;
-                    }
-                    if (history) {
-                        recordHistory(tx, clusterId, expected.name(), target.name(), event.name(), msid);
-                    }
-                    LOG.debug("Kubernetes cluster {}: {} -> {} by {}", clusterId, expected, target, event);
-                    return true;
-                });
+    private boolean compareAndSet(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
+        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w, tx -> {
+            int rows;
+            try (PreparedStatement ps = tx.prepareStatement(w.versioned() ? FENCED_CAS_SQL : CAS_SQL)) {
+                bind(ps, clusterId, w);
+                rows = ps.executeUpdate();
+            }
+            if (rows == 0) {
+                LOG.debug("Kubernetes cluster {}: not at {} any more, {} not applied", clusterId, w.expected(), w);
+                return false;
+            }
+            if (history && w.event() != null) {
+                recordHistory(tx, clusterId, w);
+            }
+            LOG.debug("Kubernetes cluster {}: {}", clusterId, w);
+            return true;
+        });
+    }
+
+    private static void bind(PreparedStatement ps, long clusterId, StateWrite<?, ?> w) throws SQLException {
+        ps.setString(1, ((Enum<?>) w.target().state()).name());
+        if (!w.versioned()) {
+            ps.setLong(2, clusterId);
+            ps.setString(3, ((Enum<?>) w.expected().state()).name());
+            return;
+        }
+        ps.setLong(2, w.target().version());
+        Owner o = w.owner();
+        setNullable(ps, 3, o == null ? null : o.msid());
+        setNullable(ps, 4, o == null ? null : o.runid());
+        setNullable(ps, 5, o == null || !o.hasJob() ? null : o.jobId());
+        ps.setLong(6, clusterId);
+        ps.setString(7, ((Enum<?>) w.expected().state()).name());
+        ps.setLong(8, w.expected().version());
+    }
+
+    private static void setNullable(PreparedStatement ps, int index, Long value) throws SQLException {
+        if (value == null) {
+            ps.setNull(index, Types.BIGINT);
+        } else {
+            ps.setLong(index, value);
+        }
     }
 
     /** The {@code cks_state_history} row of a change, in the caller's transaction. */
-    static void recordHistory(Connection c, long clusterId, String from, String to, String event, Long msid)
-            throws SQLException {
+    private void recordHistory(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(HISTORY_SQL)) {
             ps.setLong(1, clusterId);
-            ps.setString(2, from);
-            ps.setString(3, to);
-            ps.setString(4, event);
-            if (msid == null) {
-                ps.setNull(5, Types.BIGINT);
-            } else {
-                ps.setLong(5, msid);
-            }
+            ps.setString(2, w.expected().state().name());
+            ps.setString(3, w.target().state().name());
+            ps.setString(4, w.event().name());
+            setNullable(ps, 5, msid);
             ps.executeUpdate();
         }
     }

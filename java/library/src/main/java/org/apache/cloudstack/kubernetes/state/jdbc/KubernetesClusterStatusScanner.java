@@ -5,98 +5,128 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.cloudstack.kubernetes.state.ClusterRecovery;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.MsHost;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.StateWrite;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The database side of CloudStack's CKS status scanner ({@code KubernetesClusterManagerImpl}),
- * run by the caller on every pass (CloudStack: every 30 s under a global lock).
+ * The database side of CloudStack's CKS status scanner ({@code KubernetesClusterManagerImpl}), in
+ * the DAO's mode, run by the caller on every pass (CloudStack: every 30 s under a global lock).
  *
  * <p><b>Orphan recovery</b> ({@link #recoverOrphanedOperationStates()}): one query reads the
- * CloudManaged, not removed clusters in an operation's state; without a candidate the pass ends
- * there. Otherwise one {@link AsyncJobLookup} (1 or 2
- * statements), the native recovery plan, and one compare-and-set (OperationFailed, on the state
- * that was read) per orphan. The cluster is read before its jobs and each read is committed
- * before the next, so an operation that ends in between moves the cluster on and the update
- * misses, and a job created after the cluster read is still seen.
+ * CloudManaged, not removed candidates (in an operation's state; fenced: or held by an operation,
+ * with version and owner) and commits; without a candidate the pass ends there. Then one
+ * {@link AsyncJobLookup} (1 or 2 statements); fenced also reads {@code mshost} with each
+ * heartbeat's age computed by the database ({@code TIMESTAMPDIFF(SECOND, last_update, NOW())}, no
+ * local clock; a removed row counts as Down) and, for owners whose job is not IN_PROGRESS, whether
+ * that job row has ended. The native core plans the pass (compat: a candidate no IN_PROGRESS job
+ * names while no job of unknown cluster runs; fenced: also only when its owner is provably gone or
+ * its owner's job ended) and each recovery is one compare-and-set on the token that was read, so an
+ * operation that ended or began in between makes it miss, and a job created after the cluster read
+ * is still seen.
  *
  * <p><b>Alert reconciliation and fault detection</b> ({@link #reconcileAlertClusters}): one
- * grouped query lists the Alert and Running clusters with a summary of their VMs
- * (kubernetes_cluster_vm_map joined to vm_instance); the native core plans steps per cluster,
- * applied in order by compare-and-set on the state as listed, stopping at the first miss. A
- * recovery (Alert -> Recovering -> Running) is therefore completed only by the pass that started it.
+ * grouped query lists the Alert and Running clusters with a summary of their VMs; the core plans
+ * the steps per cluster, applied in order by compare-and-set on the row as listed, stopping at the
+ * first miss, so a recovery (Alert -> Recovering -> Running) is completed only by the pass that
+ * started it (fenced: a held row is left alone, and the scanner holds the cluster between the steps).
  *
- * <p>Statements per pass: recovery 1 (no candidate), else 2 + (1 if some job has a NULL
- * instance_id and a uuid) + one per orphan; reconciliation 1 + one per step applied. Neither grows
- * with the number of clusters except by the compare-and-sets of clusters it moves. (With
- * history on, each hit also inserts one history row.)
+ * <p>Statements per pass: recovery 1 (no candidate), else 2 (fenced 3) + (1 if some job has a NULL
+ * instance_id and a uuid) + one per write; reconciliation 1 + one per step applied. Neither grows
+ * with the number of clusters except by the writes of clusters it moves.
  */
-public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> implements StatusScanner<S, E> {
+public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStatusScanner.class);
 
     /** The scanner only handles clusters of this type. */
     public static final String CLOUD_MANAGED = "CloudManaged";
+    static final String HOSTS_SQL = "SELECT msid, runid, CASE WHEN removed IS NOT NULL THEN 'Down' ELSE state END,"
+            + " TIMESTAMPDIFF(SECOND, last_update, NOW()) FROM mshost";
 
     private final KubernetesClusterStateDao<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
     private final ConnectionSource source;
+    private final Supplier<Owner> scanner;
+    private final boolean fenced;
     private final AsyncJobLookup jobLookup = new AsyncJobLookup();
     private final String candidatesSql;
     private final ScanQueries.Listing reconcileListing;
     private final S alert;
     private volatile ScanListener listener = new ScanListener() { };
 
-    /** A scanner that reads and writes through the DAO's connection source. */
+    /** A compat scanner that reads and writes through the DAO's connection source. */
     public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao) {
-        this(dao, dao.source());
+        this(dao, dao.source(), () -> null);
+    }
+
+    /**
+     * {@code scanner}: this server (msid, runid now), asked at each pass so a restart is followed; the
+     * fenced mode holds a cluster with it between two reconcile steps (compat: may answer null).
+     */
+    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao, Supplier<Owner> scanner) {
+        this(dao, dao.source(), scanner);
     }
 
     /** A scanner that uses {@code source} (e.g. a {@link StatementCounter}) for its connection. */
-    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao, ConnectionSource source) {
+    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao, ConnectionSource source,
+            Supplier<Owner> scanner) {
         this.dao = Objects.requireNonNull(dao, "dao");
         this.machine = dao.machine();
         this.source = Objects.requireNonNull(source, "source");
+        this.scanner = Objects.requireNonNull(scanner, "scanner");
+        this.fenced = dao.mode() == StateMode.FENCED;
         Set<S> orphans = machine.orphanStates();
-        // An empty set matches nothing.
-        this.candidatesSql = "SELECT id, state FROM kubernetes_cluster WHERE "
-                + (orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")")
-                + " AND removed IS NULL AND cluster_type = '" + CLOUD_MANAGED + "' ORDER BY id";
+        // An empty set matches nothing; a fenced row held by an operation is a candidate in any state.
+        String inOperation = orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")";
+        this.candidatesSql = "SELECT id, " + dao.rowColumns(null) + " FROM kubernetes_cluster WHERE ("
+                + inOperation + (fenced ? " OR op_owner_msid IS NOT NULL" : "") + ") AND removed IS NULL"
+                + " AND cluster_type = '" + CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
-        this.reconcileListing = new ScanQueries.Listing("kc.id, kc.state", alert, machine.state("Running"), dao.source());
+        this.reconcileListing = new ScanQueries.Listing("kc.id, " + dao.rowColumns("kc"), alert,
+                machine.state("Running"), dao.source());
+    }
+
+    public StateMode mode() {
+        return dao.mode();
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
-    @Override
     public void setListener(ScanListener listener) {
         this.listener = listener == null ? new ScanListener() { } : listener;
     }
 
     /** One orphan-recovery pass (see the class comment). */
-    @Override
     public RecoveryResult recoverOrphanedOperationStates() {
         return ScanPass.run(source, "status scanner: orphan recovery", (c, counter) -> recover(c, counter, null, true));
     }
 
-    @Override
+    /**
+     * The same pass in detail: with {@code apply} it is {@link #recoverOrphanedOperationStates()};
+     * without, it reads and plans and writes nothing (what it would do now: cks-state scan, explain).
+     */
     public RecoveryReport<S> orphanRecovery(boolean apply) {
         List<RecoveryReport.Planned<S>> planned = new ArrayList<>();
         RecoveryResult r = ScanPass.run(source, "status scanner: orphan recovery" + (apply ? "" : " preview"),
                 (c, counter) -> recover(c, counter, planned, apply));
-        RecoveryResult.Kind kind = r.kind() == RecoveryResult.Kind.RECOVERED && planned.isEmpty()
-                ? RecoveryResult.Kind.NOTHING_TO_RECOVER : r.kind();
-        return new RecoveryReport<>(kind, r.candidateIds(), planned, r.unknownJobIds(), apply);
+        return new RecoveryReport<>(r.kind(), r.candidateIds(), planned, r.unknownJobIds(), apply);
     }
 
     /** The pass; {@code report} (may be null) collects each planned recovery; without {@code apply} nothing is written. */
@@ -107,71 +137,117 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 long id = rs.getLong(1);
-                S state = machine.state(rs.getString(2).strip());
-                candidates.add(new ClusterSnapshot<>(id, state));
+                candidates.add(new ClusterSnapshot<>(id, dao.row(rs, 2)));
                 candidateIds.add(id);
             }
         }
         c.commit();
         listener.candidatesRead();
-        if (candidates.isEmpty()) { // the query reads operation states only
+        if (candidates.isEmpty()) {
             return new RecoveryResult(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), List.of(),
                     counter.count());
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
+        List<MsHost> hosts = fenced ? hosts(c) : List.of();
+        c.commit();
         listener.jobsRead();
-        RecoveryPlan<S, E> plan = machine.planRecovery(candidates, jobs.clusterIds());
-        switch (plan.kind()) {
-            case WAIT: {
-                List<Long> unknown = new ArrayList<>();
-                for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {
-                    if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
-                        unknown.add(j.jobId());
-                    }
+        long[] jobIds = jobs.jobIds();
+        long[] ended = endedOwnerJobs(c, candidates, jobIds);
+        RecoveryPlan<S, E> plan = machine.planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
+        if (plan.kind() == RecoveryPlan.Kind.WAIT) {
+            List<Long> unknown = new ArrayList<>();
+            for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {
+                if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
+                    unknown.add(j.jobId());
                 }
-                LOG.info("Status scanner: IN_PROGRESS Kubernetes cluster job(s) {} of unknown cluster; recovering"
-                        + " nothing this pass", unknown);
-                return new RecoveryResult(RecoveryResult.Kind.WAITED, candidateIds, List.of(), List.of(), unknown,
-                        counter.count());
             }
-            case SKIP:
-                return new RecoveryResult(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(),
-                        List.of(), counter.count());
-            case RECOVER:
-            default: {
-                List<Long> recovered = new ArrayList<>();
-                List<Long> missed = new ArrayList<>();
-                for (ClusterRecovery<S, E> r : plan.recoveries()) {
-                    boolean hit = false;
-                    if (apply) {
-                        listener.beforeRecovery(r.clusterId());
-                        try {
-                            hit = dao.apply(c, r.clusterId(), r.update());
-                        } finally {
-                            listener.afterRecovery(r.clusterId(), hit);
-                        }
-                    }
-                    if (report != null) {
-                        report.add(new RecoveryReport.Planned<>(r.clusterId(), r.update().expected(), r.update().target(),
-                                "no IN_PROGRESS job names it, and no job of unknown cluster runs", apply ? hit : null));
-                    }
-                    if (!apply) {
-                        continue;
-                    }
-                    if (hit) {
-                        recovered.add(r.clusterId());
-                        LOG.warn("Status scanner: Kubernetes cluster {} was left in {} with no job in progress:"
-                                + " {} -> {}", r.clusterId(), r.update().expected(), r.update().event(),
-                                r.update().target());
-                    } else {
-                        missed.add(r.clusterId());
-                    }
+            LOG.info("Status scanner: IN_PROGRESS Kubernetes cluster job(s) {} of unknown cluster; recovering"
+                    + " nothing this pass", unknown);
+            return new RecoveryResult(RecoveryResult.Kind.WAITED, candidateIds, List.of(), List.of(), unknown,
+                    counter.count());
+        }
+        if (plan.recoveries().isEmpty()) {
+            return new RecoveryResult(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(),
+                    List.of(), counter.count());
+        }
+        List<Long> recovered = new ArrayList<>();
+        List<Long> missed = new ArrayList<>();
+        for (ClusterRecovery<S, E> r : plan.recoveries()) {
+            StateWrite<S, E> w = r.write();
+            Boolean hit = null;
+            if (apply) {
+                listener.beforeRecovery(r.clusterId());
+                hit = false;
+                try {
+                    hit = dao.apply(c, r.clusterId(), w);
+                } finally {
+                    listener.afterRecovery(r.clusterId(), hit);
                 }
-                return new RecoveryResult(RecoveryResult.Kind.RECOVERED, candidateIds, recovered, missed, List.of(),
-                        counter.count());
+                (hit ? recovered : missed).add(r.clusterId());
+                if (hit) {
+                    LOG.warn("Status scanner: Kubernetes cluster {} was left by its operation ({}): {}", r.clusterId(),
+                            r.reason().description(), w);
+                }
+            }
+            if (report != null) {
+                report.add(new RecoveryReport.Planned<>(r.clusterId(), w.expected().state(), w.target().state(),
+                        r.reason().description(), hit));
             }
         }
+        return new RecoveryResult(RecoveryResult.Kind.RECOVERED, candidateIds, recovered, missed, List.of(),
+                counter.count());
+    }
+
+    /**
+     * The owners' jobs that are no longer IN_PROGRESS but whose rows remain: their operations ended
+     * without releasing the cluster. Asked only for owners whose job is not among the IN_PROGRESS
+     * ones, so a pass with only live operations (and every compat pass) runs no extra statement.
+     */
+    private static <S> long[] endedOwnerJobs(Connection c, List<ClusterSnapshot<S>> candidates, long[] inProgress)
+            throws SQLException {
+        Set<Long> live = new HashSet<>();
+        for (long j : inProgress) {
+            live.add(j);
+        }
+        List<Long> asked = new ArrayList<>();
+        for (ClusterSnapshot<S> k : candidates) {
+            Owner o = k.row().owner();
+            if (o != null && o.hasJob() && !live.contains(o.jobId())) {
+                asked.add(o.jobId());
+            }
+        }
+        List<Long> ended = new ArrayList<>();
+        for (int from = 0; from < asked.size(); from += AsyncJobLookup.UUID_CHUNK) {
+            List<Long> chunk = asked.subList(from, Math.min(asked.size(), from + AsyncJobLookup.UUID_CHUNK));
+            String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM async_job WHERE job_status <> "
+                    + AsyncJobLookup.IN_PROGRESS + " AND id IN (" + marks + ")")) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setLong(i + 1, chunk.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ended.add(rs.getLong(1));
+                    }
+                }
+            }
+            c.commit();
+        }
+        return ended.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static List<MsHost> hosts(Connection c) throws SQLException {
+        List<MsHost> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(HOSTS_SQL); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                long age = rs.getLong(4);
+                // No heartbeat ever recorded proves nothing: count it as fresh.
+                out.add(new MsHost(rs.getLong(1), rs.getLong(2), MsHost.status(rs.getString(3)),
+                        rs.wasNull() ? 0 : Math.max(0, age)));
+            }
+        }
+        return out;
     }
 
     /**
@@ -180,7 +256,6 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
      * know. It is asked only for Alert clusters whose VMs all run; a Running cluster is judged on
      * its VM states alone, as CloudStack does.
      */
-    @Override
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Objects.requireNonNull(healthy, "healthy");
         return ScanPass.run(source, "status scanner: Alert reconciliation",
@@ -189,28 +264,30 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
-        Map<Long, ScanQueries.ListedCluster<S>> listed = ScanQueries.listForReconcile(c, reconcileListing.sql(),
-                rs -> machine.state(rs.getString(2).strip()), 3, state -> state == alert, healthy);
+        Map<Long, ScanQueries.ListedCluster<ClusterRow<S>>> listed = ScanQueries.listForReconcile(c,
+                reconcileListing.sql(), rs -> dao.row(rs, 2), 2 + dao.rowColumnCount(), row -> row.state() == alert,
+                healthy);
         listener.reconcileListed();
+        Owner me = scanner.get();
         Map<Long, S> moved = new LinkedHashMap<>();
         List<Long> missed = new ArrayList<>();
         int steps = 0;
-        for (Map.Entry<Long, ScanQueries.ListedCluster<S>> e : listed.entrySet()) {
+        for (Map.Entry<Long, ScanQueries.ListedCluster<ClusterRow<S>>> e : listed.entrySet()) {
             long id = e.getKey();
-            S state = e.getValue().row();
+            ClusterRow<S> row = e.getValue().row();
             VmSummary vms = e.getValue().vms();
             S reached = null;
-            for (StateUpdate<S, E> step : machine.planReconcile(state, vms).steps()) {
+            for (StateWrite<S, E> step : machine.planReconcile(row, vms, me).steps()) {
                 steps++;
                 if (!dao.apply(c, id, step)) {
                     missed.add(id);
                     break;
                 }
-                reached = step.target();
+                reached = step.target().state();
             }
             if (reached != null) {
                 moved.put(id, reached);
-                LOG.info("Status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, state, reached, vms);
+                LOG.info("Status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, row.token(), reached, vms);
             }
         }
         return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());

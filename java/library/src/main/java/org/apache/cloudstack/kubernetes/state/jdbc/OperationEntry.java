@@ -6,15 +6,15 @@ import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
 
 /**
- * What {@link OperationGuard#transitToOperationState} did for a worker.
+ * What {@link ClusterOperationGuard#transitToOperationState} did for a worker.
  *
  * @param kind        what happened
  * @param operation   the operation that asked
  * @param startedFrom the cluster's state the decision was made on (null when the cluster was not found)
  * @param update      ENTERED / LOST_RACE: the compare-and-set that was tried; else null
  * @param message     REFUSED / LOST_RACE: the message for the user; else null
- * @param hold        fenced mode, ENTERED / PROCEEDED: the token the entry wrote, which its
- *                    completion expects; null in compat mode
+ * @param hold        ENTERED / PROCEEDED: what the entry left the operation (fenced: the token it
+ *                    wrote), which its completion expects; else null
  */
 public record OperationEntry<S, E>(Kind kind, Operation operation, S startedFrom, StateUpdate<S, E> update,
         String message, Hold<S> hold) {
@@ -36,11 +36,6 @@ public record OperationEntry<S, E>(Kind kind, Operation operation, S startedFrom
     public OperationEntry {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(operation, "operation");
-    }
-
-    /** A compat-mode entry (no hold). */
-    public OperationEntry(Kind kind, Operation operation, S startedFrom, StateUpdate<S, E> update, String message) {
-        this(kind, operation, startedFrom, update, message, null);
     }
 
     /** True when the worker goes on with its work (ENTERED or PROCEEDED). */

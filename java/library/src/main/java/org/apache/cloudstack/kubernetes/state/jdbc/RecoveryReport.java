@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An orphan-recovery pass in detail ({@link StatusScanner#orphanRecovery(boolean)}): what it read,
+ * An orphan-recovery pass in detail ({@link KubernetesClusterStatusScanner#orphanRecovery(boolean)}): what it read,
  * what its native plan said, and, when it applied the plan, what each compare-and-set did.
  *
  * @param kind          as {@link RecoveryResult.Kind}; in a preview RECOVERED means "would recover"

@@ -40,17 +40,14 @@
  * retry"), never an exception. Other SQL failures throw
  * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException}.
  *
- * <h2>Fenced mode (opt-in, {@code docs/fenced-mode.md})</h2>
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema} adds {@code state_version} and the
- * owner columns (reversible, with a trigger for older servers' blind writes);
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao},
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedOperationGuard} and
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner} compare (state, version),
- * hold the cluster for one operation at a time and recover only when the owner is provably gone.
- * Both modes implement {@link org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard} and
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner}; the mode is
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateMode} (compat by default). Fenced mode
- * closes the windows below.
+ * <h2>One stack, two modes ({@code docs/fenced-mode.md})</h2>
+ * The mode ({@link org.apache.cloudstack.kubernetes.state.StateMode}, compat by default) is bound
+ * into the {@link org.apache.cloudstack.kubernetes.state.ClusterStateMachine}; the same DAO, guard and
+ * scanner run both. It changes only the SQL (fenced compares (state, version) and stores the
+ * operation's owner; {@link org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema#migrateUp}
+ * adds those columns, reversibly, with a trigger for older servers' blind writes) and the native
+ * core's decisions (fenced holds the cluster for one operation at a time and recovers only when the
+ * owner is provably gone). Fenced mode closes the windows below.
  *
  * <h2>Windows that remain in compat mode (as upstream says)</h2>
  * <ul>

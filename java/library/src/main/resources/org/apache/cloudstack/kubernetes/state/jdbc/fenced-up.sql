@@ -1,5 +1,5 @@
 -- Fenced mode, migration UP, for an existing CloudStack `cloud` database (MariaDB / MySQL 8) and
--- for H2 in MySQL mode (tests, the embedded simulator). Run by FencedSchema.migrateUp, which
+-- for H2 in MySQL mode (tests, the embedded simulator). Run by CloudStackSchema.migrateUp, which
 -- checks the columns first: all present -> these ALTERs are skipped; some present -> error.
 -- Plain ALTERs (no IF NOT EXISTS: MySQL 8 lacks it), one column each. The columns have defaults,
 -- so servers that do not know them keep inserting and updating rows unchanged.

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.StateWrite;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -251,7 +252,7 @@ class DatabaseFaultsTest {
             });
             Thread.sleep(300);
             // The scanner's CAS on A waits on the other transaction: a cycle, InnoDB picks a victim.
-            hit = dao.apply(scanner, a, fail);
+            hit = dao.apply(scanner, a, StateWrite.of(fail));
             other = otherSide.get(30, TimeUnit.SECONDS);
         }
         boolean otherDeadlocked = other instanceof SQLException && SqlErrors.isLostRace((SQLException) other);

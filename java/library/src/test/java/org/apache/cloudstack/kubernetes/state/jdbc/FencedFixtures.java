@@ -3,7 +3,8 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.Fence;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
@@ -11,36 +12,41 @@ import org.junit.jupiter.params.provider.Arguments;
 
 /** Setup for the fenced-mode tests: the migrated schema, mshost rows, both modes' guard and scanner. */
 final class FencedFixtures {
-    /** The mode a scripted interleaving runs in. */
-    enum Mode {
-        COMPAT, FENCED;
-
-        OperationGuard<State, Event> guard(Databases.Db db, Owner owner) {
-            if (this == COMPAT) {
-                return new ClusterOperationGuard<>(new Fixtures(db).dao()).withOwner(owner);
-            }
-            return new FencedOperationGuard<>(dao(db), owner);
-        }
-
-        StatusScanner<State, Event> scanner(Databases.Db db, Owner me) {
-            if (this == COMPAT) {
-                return new KubernetesClusterStatusScanner<>(new Fixtures(db).dao());
-            }
-            return new FencedStatusScanner<>(dao(db), () -> me);
-        }
-    }
-
     private FencedFixtures() {
     }
 
-    static FencedClusterStateDao<State, Event> dao(Databases.Db db) {
-        return new FencedClusterStateDao<>(Fixtures.MACHINE, db.source());
+    static KubernetesClusterStateDao<State, Event> dao(Databases.Db db) {
+        return new Fixtures(db).dao(StateMode.FENCED);
+    }
+
+    static ClusterOperationGuard<State, Event> guard(Databases.Db db, StateMode mode, Owner owner) {
+        return new Fixtures(db).guard(mode, owner);
+    }
+
+    static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StateMode mode, Owner me) {
+        return new Fixtures(db).scanner(mode, me);
     }
 
     /** Every (database, mode) pair: one database case each (REPEATABLE READ, found rows). */
     static Stream<Arguments> dbsAndModes() {
-        return Databases.perDatabase().flatMap(db -> Stream.of(Arguments.of(db, Mode.COMPAT),
-                Arguments.of(db, Mode.FENCED)));
+        return Databases.perDatabase().flatMap(db -> Stream.of(Arguments.of(db, StateMode.COMPAT),
+                Arguments.of(db, StateMode.FENCED)));
+    }
+
+    /** Every (database case, mode) pair. */
+    static Stream<Arguments> allDbsAndModes() {
+        return Databases.all().flatMap(db -> Stream.of(Arguments.of(db, StateMode.COMPAT),
+                Arguments.of(db, StateMode.FENCED)));
+    }
+
+    /** A clean database for {@code mode}: fenced on the migrated schema, compat on whatever it is (both run there). */
+    static Fixtures reset(Databases.Db db, StateMode mode) throws SQLException {
+        if (mode == StateMode.FENCED) {
+            resetMigrated(db);
+        } else {
+            db.reset();
+        }
+        return new Fixtures(db);
     }
 
     /** A clean database with the fenced columns and trigger (both modes run on it, as in a rolling upgrade). */
@@ -48,8 +54,8 @@ final class FencedFixtures {
         db.reset();
         try (Connection c = db.connect()) {
             // DDL only when needed: other test classes share the database.
-            if (FencedSchema.columns(c) != FencedSchema.Columns.ALL) {
-                FencedSchema.migrateUp(c);
+            if (CloudStackSchema.fenceColumns(c) != CloudStackSchema.FenceColumns.ALL) {
+                CloudStackSchema.migrateUp(c);
             }
         }
     }
@@ -74,7 +80,7 @@ final class FencedFixtures {
         return id;
     }
 
-    static Fence<State> fence(Databases.Db db, long clusterId) {
-        return dao(db).findFence(clusterId);
+    static ClusterRow<State> fence(Databases.Db db, long clusterId) {
+        return dao(db).findRow(clusterId);
     }
 }

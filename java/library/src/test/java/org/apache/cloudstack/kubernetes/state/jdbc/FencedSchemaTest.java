@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.Fence;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
 import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.Token;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
@@ -27,21 +28,21 @@ class FencedSchemaTest {
         return Databases.perDatabase();
     }
 
-    private static FencedSchema.Columns columns(Databases.Db db) throws SQLException {
+    private static CloudStackSchema.FenceColumns columns(Databases.Db db) throws SQLException {
         try (Connection c = db.connect()) {
-            return FencedSchema.columns(c);
+            return CloudStackSchema.fenceColumns(c);
         }
     }
 
     private static void down(Databases.Db db) throws SQLException {
         try (Connection c = db.connect()) {
-            FencedSchema.migrateDown(c);
+            CloudStackSchema.migrateDown(c);
         }
     }
 
     private static void up(Databases.Db db) throws SQLException {
         try (Connection c = db.connect()) {
-            FencedSchema.migrateUp(c);
+            CloudStackSchema.migrateUp(c);
         }
     }
 
@@ -50,35 +51,35 @@ class FencedSchemaTest {
     void migrationUpAndDownKeepsTheData(Databases.Db db) throws SQLException {
         db.reset();
         down(db);
-        assertEquals(FencedSchema.Columns.NONE, columns(db));
+        assertEquals(CloudStackSchema.FenceColumns.NONE, columns(db));
         Fixtures f = new Fixtures(db);
         long running = f.cluster(State.Running);
         long scaling = f.cluster(State.Scaling);
         long alert = f.cluster(State.Alert);
-        assertEquals(StateMode.COMPAT, FencedSchema.requireMode(db.source(), null), "compat is the default");
-        assertEquals(StateMode.COMPAT, FencedSchema.requireMode(db.source(), "compat"));
+        assertEquals(StateMode.COMPAT, CloudStackSchema.requireMode(db.source(), null), "compat is the default");
+        assertEquals(StateMode.COMPAT, CloudStackSchema.requireMode(db.source(), "compat"));
         IllegalStateException missing = assertThrows(IllegalStateException.class,
-                () -> FencedSchema.requireMode(db.source(), "fenced"));
+                () -> CloudStackSchema.requireMode(db.source(), "fenced"));
         assertTrue(missing.getMessage().contains("state_version") && missing.getMessage().contains("migration"),
                 missing.getMessage());
 
         up(db);
         up(db); // idempotent
-        assertEquals(FencedSchema.Columns.ALL, columns(db));
-        assertEquals(StateMode.FENCED, FencedSchema.requireMode(db.source(), "Fenced"));
-        assertEquals(StateMode.COMPAT, FencedSchema.requireMode(db.source(), "compat"), "compat runs on it too");
-        Fence<State> before = FencedFixtures.fence(db, scaling);
-        assertEquals(Fence.of(State.Scaling, 0, null), before, "existing rows start at version 0, free");
+        assertEquals(CloudStackSchema.FenceColumns.ALL, columns(db));
+        assertEquals(StateMode.FENCED, CloudStackSchema.requireMode(db.source(), "Fenced"));
+        assertEquals(StateMode.COMPAT, CloudStackSchema.requireMode(db.source(), "compat"), "compat runs on it too");
+        ClusterRow<State> before = FencedFixtures.fence(db, scaling);
+        assertEquals(ClusterRow.of(State.Scaling, 0, null), before, "existing rows start at version 0, free");
         assertEquals(State.Running, f.state(running));
         assertEquals(State.Alert, f.state(alert));
         // A fenced operation moves one cluster before going back down.
-        OperationGuard<State, Event> g = new FencedOperationGuard<>(FencedFixtures.dao(db), new Owner(1, 1, 7));
+        ClusterOperationGuard<State, Event> g = new ClusterOperationGuard<>(FencedFixtures.dao(db), new Owner(1, 1, 7));
         OperationEntry<State, Event> e = g.transitToOperationState(running, Operation.UPGRADE);
         assertTrue(g.complete(running, e, Outcome.SUCCEEDED));
-        assertEquals(Fence.of(State.Running, 2, null), FencedFixtures.fence(db, running));
+        assertEquals(ClusterRow.of(State.Running, 2, null), FencedFixtures.fence(db, running));
 
         down(db);
-        assertEquals(FencedSchema.Columns.NONE, columns(db));
+        assertEquals(CloudStackSchema.FenceColumns.NONE, columns(db));
         assertEquals(3, f.count("SELECT COUNT(*) FROM kubernetes_cluster"));
         assertEquals(State.Running, f.state(running));
         assertEquals(State.Scaling, f.state(scaling));
@@ -86,7 +87,7 @@ class FencedSchemaTest {
         // An older server's DAO works on the downgraded table.
         assertTrue(new Fixtures(db).dao().updateState(scaling, State.Scaling, Event.OperationSucceeded));
         up(db);
-        assertEquals(Fence.of(State.Running, 0, null), FencedFixtures.fence(db, scaling));
+        assertEquals(ClusterRow.of(State.Running, 0, null), FencedFixtures.fence(db, scaling));
     }
 
     @ParameterizedTest(name = "{0} a half-run migration is reported, never run over")
@@ -96,14 +97,14 @@ class FencedSchemaTest {
         down(db);
         new Fixtures(db).update("ALTER TABLE kubernetes_cluster ADD COLUMN state_version bigint NOT NULL DEFAULT 0");
         try {
-            assertEquals(FencedSchema.Columns.PARTIAL, columns(db));
+            assertEquals(CloudStackSchema.FenceColumns.PARTIAL, columns(db));
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> FencedSchema.requireMode(db.source(), "fenced"));
+                    () -> CloudStackSchema.requireMode(db.source(), "fenced"));
             assertTrue(e.getMessage().contains("cut short"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> up(db));
         } finally {
             down(db);
-            assertEquals(FencedSchema.Columns.NONE, columns(db));
+            assertEquals(CloudStackSchema.FenceColumns.NONE, columns(db));
             up(db);
         }
     }
@@ -114,13 +115,13 @@ class FencedSchemaTest {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        OperationGuard<State, Event> holder = new FencedOperationGuard<>(FencedFixtures.dao(db), new Owner(5, 1, 50));
+        ClusterOperationGuard<State, Event> holder = new ClusterOperationGuard<>(FencedFixtures.dao(db), new Owner(5, 1, 50));
         OperationEntry<State, Event> entry = holder.transitToOperationState(id, Operation.UPGRADE);
         assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
-        assertEquals(Fence.of(State.Upgrading, 1, new Owner(5, 1, 50)), FencedFixtures.fence(db, id));
+        assertEquals(ClusterRow.of(State.Upgrading, 1, new Owner(5, 1, 50)), FencedFixtures.fence(db, id));
         // The upstream DAO before the fix: by id alone, state only.
         assertEquals(1, f.update("UPDATE kubernetes_cluster SET state = 'Alert' WHERE id = " + id));
-        Fence<State> after = FencedFixtures.fence(db, id);
+        ClusterRow<State> after = FencedFixtures.fence(db, id);
         assertEquals(new Token<>(State.Alert, 2), after.token(),
                 "the trigger bumped the version");
         assertNull(after.owner(), "and released the cluster");
@@ -130,7 +131,7 @@ class FencedSchemaTest {
         f.update("UPDATE kubernetes_cluster SET state = 'Alert', name = 'renamed' WHERE id = " + id);
         assertEquals(2, FencedFixtures.fence(db, id).version());
         // The cluster is not stuck: the next operation takes it.
-        OperationGuard<State, Event> next = holder.withOwner(new Owner(5, 1, 51));
+        ClusterOperationGuard<State, Event> next = holder.withOwner(new Owner(5, 1, 51));
         assertEquals(OperationEntry.Kind.PROCEEDED, next.transitToOperationState(id, Operation.START).kind());
     }
 

@@ -13,13 +13,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.Fence;
+import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
 import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedFixtures.Mode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +38,7 @@ class FencedWindowsTest {
         return FencedFixtures.dbsAndModes();
     }
 
-    private static OperationEntry<State, Event> enter(OperationGuard<State, Event> g, long id, Operation op,
+    private static OperationEntry<State, Event> enter(ClusterOperationGuard<State, Event> g, long id, Operation op,
             OperationEntry.Kind expected) {
         OperationEntry<State, Event> e = g.transitToOperationState(id, op);
         assertEquals(expected, e.kind(), op + ": " + e);
@@ -47,24 +47,24 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: ABA, the scanner cannot fail an operation that began after its read")
     @MethodSource("cases")
-    void abaScannerFailsLiveOperation(Databases.Db db, Mode mode) throws SQLException {
+    void abaScannerFailsLiveOperation(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
         FencedFixtures.host(f, MS1, 2, "Up"); // A's server has restarted since A began: A looks gone
         FencedFixtures.host(f, MS3, 1, "Up");
-        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, 9001)); // job 9001: collected
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, 9001)); // job 9001: collected
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         AtomicReference<OperationEntry<State, Event>> entryB = new AtomicReference<>();
-        AtomicReference<OperationGuard<State, Event>> b = new AtomicReference<>();
-        StatusScanner<State, Event> scanner = mode.scanner(db, Owner.of(MS3, 1));
+        AtomicReference<ClusterOperationGuard<State, Event>> b = new AtomicReference<>();
+        KubernetesClusterStatusScanner<State, Event> scanner = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1));
         scanner.setListener(new ScanListener() {
             @Override
             public void jobsRead() {
                 // Between the scanner's reads and its write: A ends, B begins and reaches Upgrading.
                 try {
                     assertTrue(a.complete(id, entryA, Outcome.SUCCEEDED));
-                    b.set(mode.guard(db, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3))));
+                    b.set(FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3))));
                     entryB.set(enter(b.get(), id, Operation.UPGRADE, OperationEntry.Kind.ENTERED));
                 } catch (SQLException e) {
                     throw new IllegalStateException(e);
@@ -72,7 +72,7 @@ class FencedWindowsTest {
             }
         });
         RecoveryResult r = scanner.recoverOrphanedOperationStates();
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertEquals(List.of(id), r.recoveredIds(), "compat: the scanner failed B, which is live");
             assertEquals(State.Alert, f.state(id));
             assertFalse(b.get().complete(id, entryB.get(), Outcome.SUCCEEDED));
@@ -86,24 +86,24 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: a zombie completion cannot land on a newer operation's state")
     @MethodSource("cases")
-    void zombieCompletion(Databases.Db db, Mode mode) throws SQLException {
+    void zombieCompletion(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
         FencedFixtures.host(f, MS1, 1, "Up");
         FencedFixtures.host(f, MS3, 1, "Up");
-        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         FencedFixtures.restart(f, MS1, 2); // A's server restarts: its job fails; A itself lingers
-        assertEquals(List.of(id), mode.scanner(db, Owner.of(MS3, 1)).recoverOrphanedOperationStates().recoveredIds());
+        assertEquals(List.of(id), FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates().recoveredIds());
         assertEquals(State.Alert, f.state(id));
         // Others bring the cluster back and start a new upgrade, B.
-        OperationGuard<State, Event> ops = mode.guard(db, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> ops = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
         assertTrue(ops.complete(id, enter(ops, id, Operation.STOP, OperationEntry.Kind.ENTERED), Outcome.SUCCEEDED));
         assertTrue(ops.complete(id, enter(ops, id, Operation.START, OperationEntry.Kind.ENTERED), Outcome.SUCCEEDED));
         OperationEntry<State, Event> entryB = enter(ops, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         boolean zombieHit = a.complete(id, entryA, Outcome.SUCCEEDED);
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertTrue(zombieHit, "compat: A's late completion ends B's upgrade");
             assertEquals(State.Running, f.state(id));
         } else {
@@ -115,25 +115,25 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: of two concurrent destroys exactly one goes ahead")
     @MethodSource("cases")
-    void twoDestroys(Databases.Db db, Mode mode) throws SQLException {
+    void twoDestroys(Databases.Db db, StateMode mode) throws SQLException {
         twoProceeds(db, mode, State.Destroying, Operation.DESTROY);
     }
 
     @ParameterizedTest(name = "{0} {1}: of two concurrent starts of an Alert cluster exactly one goes ahead")
     @MethodSource("cases")
-    void twoAlertStarts(Databases.Db db, Mode mode) throws SQLException {
+    void twoAlertStarts(Databases.Db db, StateMode mode) throws SQLException {
         twoProceeds(db, mode, State.Alert, Operation.START);
     }
 
-    private static void twoProceeds(Databases.Db db, Mode mode, State state, Operation op) throws SQLException {
+    private static void twoProceeds(Databases.Db db, StateMode mode, State state, Operation op) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(state);
-        OperationGuard<State, Event> first = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
-        OperationGuard<State, Event> second = mode.guard(db, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> first = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> second = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
         OperationEntry<State, Event> one = enter(first, id, op, OperationEntry.Kind.PROCEEDED);
         OperationEntry<State, Event> two = second.transitToOperationState(id, op);
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertEquals(OperationEntry.Kind.PROCEEDED, two.kind(), "compat: both go ahead");
             return;
         }
@@ -146,17 +146,17 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: a start and a scale of a Created cluster exclude each other")
     @MethodSource("cases")
-    void startVersusCreatedScale(Databases.Db db, Mode mode) throws SQLException {
+    void startVersusCreatedScale(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Created);
-        OperationGuard<State, Event> scaler = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
-        OperationGuard<State, Event> starter = mode.guard(db, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> scaler = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> starter = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
         ScaleOperation<State, Event> scale = scaler.beginScale(id, ScaleKind.SCALE_UP, State.Created);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, id).kind());
         // The settings change is under way when the start arrives.
         OperationEntry<State, Event> start = starter.transitToOperationState(id, Operation.START);
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertEquals(OperationEntry.Kind.ENTERED, start.kind(), "compat: the start goes ahead during the scale");
             return;
         }
@@ -172,17 +172,17 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: a deleted job row cannot make the scanner fail a live operation")
     @MethodSource("cases")
-    void deletedJobRow(Databases.Db db, Mode mode) throws SQLException {
+    void deletedJobRow(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
         FencedFixtures.host(f, MS1, 1, "Up");
         long jobA = FencedFixtures.job(f, id, MS1);
-        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, jobA));
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("DELETE FROM async_job WHERE id = " + jobA); // a lowered job.expire.minutes
-        RecoveryResult r = mode.scanner(db, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
-        if (mode == Mode.COMPAT) {
+        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        if (mode == StateMode.COMPAT) {
             assertEquals(List.of(id), r.recoveredIds(), "compat: no job, so the live upgrade is failed");
             assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED));
         } else {
@@ -194,7 +194,7 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: a job without cluster id neither fails a live operation nor blocks recovery")
     @MethodSource("cases")
-    void nullInstanceId(Databases.Db db, Mode mode) throws SQLException {
+    void nullInstanceId(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long live = f.cluster(State.Running);
@@ -203,16 +203,16 @@ class FencedWindowsTest {
         FencedFixtures.host(f, MS3, 1, "Up");
         // The live operation's job as an older server writes it: no instance_id, no cluster uuid.
         long jobA = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"size\":\"3\"}", false);
-        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, jobA));
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, live, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         // The orphan's server stopped and a peer saw it leave.
-        OperationGuard<State, Event> o = mode.guard(db, new Owner(MS3, 1, FencedFixtures.job(f, orphan, MS3)));
+        ClusterOperationGuard<State, Event> o = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, orphan, MS3)));
         enter(o, orphan, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("UPDATE async_job SET job_status = 2 WHERE job_init_msid = " + MS3);
         f.update("UPDATE mshost SET state = 'Down' WHERE msid = " + MS3);
-        RecoveryResult r = mode.scanner(db, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
+        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
         assertEquals(State.Upgrading, f.state(live), "nobody fails the live upgrade");
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertEquals(RecoveryResult.Kind.WAITED, r.kind(), "compat: the unknown job blocks every recovery");
             assertEquals(State.Upgrading, f.state(orphan));
         } else {
@@ -223,7 +223,7 @@ class FencedWindowsTest {
     }
     @ParameterizedTest(name = "{0} {1}: eight destroys at once, exactly one goes ahead in fenced mode")
     @MethodSource("cases")
-    void concurrentDestroys(Databases.Db db, Mode mode) throws Exception {
+    void concurrentDestroys(Databases.Db db, StateMode mode) throws Exception {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Destroying);
@@ -233,7 +233,7 @@ class FencedWindowsTest {
         try {
             List<Future<OperationEntry.Kind>> results = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                OperationGuard<State, Event> g = mode.guard(db, new Owner(100 + i, 1, 1000 + i));
+                ClusterOperationGuard<State, Event> g = FencedFixtures.guard(db, mode, new Owner(100 + i, 1, 1000 + i));
                 results.add(pool.submit(() -> {
                     start.await();
                     return g.transitToOperationState(id, Operation.DESTROY).kind();
@@ -245,7 +245,7 @@ class FencedWindowsTest {
                 proceeded += kind == OperationEntry.Kind.PROCEEDED ? 1 : 0;
                 assertTrue(kind == OperationEntry.Kind.PROCEEDED || kind == OperationEntry.Kind.LOST_RACE, kind.name());
             }
-            assertEquals(mode == Mode.COMPAT ? n : 1, proceeded);
+            assertEquals(mode == StateMode.COMPAT ? n : 1, proceeded);
         } finally {
             pool.shutdownNow();
         }
@@ -253,17 +253,17 @@ class FencedWindowsTest {
 
     @ParameterizedTest(name = "{0} {1}: the Alert-to-Stopped reconciliation leaves a cluster a start holds")
     @MethodSource("cases")
-    void reconciliationLeavesAStartingAlertCluster(Databases.Db db, Mode mode) throws SQLException {
+    void reconciliationLeavesAStartingAlertCluster(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Alert, "CloudManaged", 1);
         f.vm(id, 7001, "Stopped", true);
         f.vm(id, 7002, "Stopped", false);
-        OperationGuard<State, Event> start = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> start = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
         OperationEntry<State, Event> entry = enter(start, id, Operation.START, OperationEntry.Kind.PROCEEDED);
         // The start is bringing the VMs up when the scanner lists them all stopped.
-        ReconcileResult<State> r = mode.scanner(db, Owner.of(MS3, 1)).reconcileAlertClusters(x -> true);
-        if (mode == Mode.COMPAT) {
+        ReconcileResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).reconcileAlertClusters(x -> true);
+        if (mode == StateMode.COMPAT) {
             assertEquals(State.Stopped, r.moved().get(id), "compat: the scanner stops a cluster being started");
         } else {
             assertTrue(r.moved().isEmpty(), "fenced: the start holds it");
@@ -273,39 +273,39 @@ class FencedWindowsTest {
     }
     @ParameterizedTest(name = "{0} {1}: a worker that ends by an exception releases what it holds (finally-path)")
     @MethodSource("cases")
-    void abandonReleasesWhatTheOperationHolds(Databases.Db db, Mode mode) throws SQLException {
+    void abandonReleasesWhatTheOperationHolds(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long upgraded = f.cluster(State.Running);
         long created = f.cluster(State.Created);
-        OperationGuard<State, Event> worker = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, upgraded, MS1)));
+        ClusterOperationGuard<State, Event> worker = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, upgraded, MS1)));
         enter(worker, upgraded, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        OperationGuard<State, Event> scaler = mode.guard(db, new Owner(MS1, 1, FencedFixtures.job(f, created, MS1)));
+        ClusterOperationGuard<State, Event> scaler = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, created, MS1)));
         ScaleOperation<State, Event> scale = scaler.beginScale(created, ScaleKind.SCALE_UP, State.Created);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, created).kind());
-        if (mode == Mode.COMPAT) {
+        if (mode == StateMode.COMPAT) {
             assertFalse(worker.abandon(upgraded), "compat holds nothing: the scanner recovers it later");
             assertEquals(State.Upgrading, f.state(upgraded));
             return;
         }
         assertTrue(worker.abandon(upgraded));
         assertFalse(worker.abandon(upgraded), "once");
-        assertEquals(Fence.of(State.Alert, 2, null), FencedFixtures.fence(db, upgraded));
+        assertEquals(ClusterRow.of(State.Alert, 2, null), FencedFixtures.fence(db, upgraded));
         assertTrue(scaler.abandon(created));
-        assertEquals(Fence.of(State.Created, 2, null), FencedFixtures.fence(db, created));
+        assertEquals(ClusterRow.of(State.Created, 2, null), FencedFixtures.fence(db, created));
     }
 
     @ParameterizedTest(name = "{0} {1}: an operation that ended without releasing is recovered once its job ended")
     @MethodSource("cases")
-    void ownerJobEndedWithoutRelease(Databases.Db db, Mode mode) throws SQLException {
+    void ownerJobEndedWithoutRelease(Databases.Db db, StateMode mode) throws SQLException {
         FencedFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
         FencedFixtures.host(f, MS1, 1, "Up");
         long jobA = FencedFixtures.job(f, id, MS1);
-        OperationGuard<State, Event> a = mode.guard(db, new Owner(MS1, 1, jobA));
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        StatusScanner<State, Event> scanner = mode.scanner(db, Owner.of(MS3, 1));
+        KubernetesClusterStatusScanner<State, Event> scanner = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1));
         assertEquals(List.of(), scanner.recoverOrphanedOperationStates().recoveredIds(),
                 "a live operation with its job in progress is never touched");
         // Its completion write failed (a database error), then the worker ended its job; the server stays up.

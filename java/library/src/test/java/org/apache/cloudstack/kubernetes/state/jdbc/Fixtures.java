@@ -8,6 +8,8 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.UUID;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
@@ -26,7 +28,21 @@ final class Fixtures {
     }
 
     KubernetesClusterStateDao<State, Event> dao() {
-        return new KubernetesClusterStateDao<>(MACHINE, db.source());
+        return dao(StateMode.COMPAT);
+    }
+
+    KubernetesClusterStateDao<State, Event> dao(StateMode mode) {
+        return new KubernetesClusterStateDao<>(MACHINE.withMode(mode), db.source());
+    }
+
+    /** A guard of {@code mode} bound to {@code owner}. */
+    ClusterOperationGuard<State, Event> guard(StateMode mode, Owner owner) {
+        return new ClusterOperationGuard<>(dao(mode), owner);
+    }
+
+    /** The scanner of {@code mode} on management server {@code me}. */
+    KubernetesClusterStatusScanner<State, Event> scanner(StateMode mode, Owner me) {
+        return new KubernetesClusterStatusScanner<>(dao(mode), () -> me);
     }
 
     /** A CloudManaged cluster with 1 control node and {@code workers} workers; returns its id. */

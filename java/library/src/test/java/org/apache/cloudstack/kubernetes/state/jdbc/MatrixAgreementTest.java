@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.StateWrite;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class MatrixAgreementTest {
                         Event theirs = firstEventFrom(read, r);
                         boolean other = theirs != null && dao.updateState(id, read, theirs);
                         boolean stale = mine != null && dao.apply(c, id,
-                                new StateUpdate<>(read, mine, Fixtures.MACHINE.nextState(read, mine)));
+                                StateWrite.of(new StateUpdate<>(read, mine, Fixtures.MACHINE.nextState(read, mine))));
                         c.rollback();
                         out.add(step + " stale " + i + " " + read + " other " + theirs + "=" + other + " mine " + mine
                                 + "=" + stale);

@@ -14,31 +14,47 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
+import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The workers' state rules (upstream KubernetesClusterActionWorkerTest and the scaling worker's tests). */
+/**
+ * The workers' state rules (upstream KubernetesClusterActionWorkerTest and the scaling worker's
+ * tests), once per database and mode: the same guard, the mode bound into its machine. Where the
+ * modes differ by design (fenced holds the cluster, so its completion always writes), the test says so.
+ */
 class OperationGuardTest {
+    private static final Owner WORKER = new Owner(1, 1, 100);
 
-    static Stream<Databases.Db> dbs() {
-        return Databases.all();
+    static Stream<Arguments> dbs() {
+        return FencedFixtures.allDbsAndModes();
     }
 
-    private static ClusterOperationGuard<State, Event> guard(Databases.Db db) {
-        return new ClusterOperationGuard<>(new Fixtures(db).dao());
+    private static Fixtures reset(Databases.Db db, StateMode mode) throws SQLException {
+        return FencedFixtures.reset(db, mode);
     }
 
-    @ParameterizedTest(name = "{0} transitToOperationState moves the cluster")
+    private static ClusterOperationGuard<State, Event> guard(Databases.Db db, StateMode mode) {
+        return guard(db.source(), mode);
+    }
+
+    private static ClusterOperationGuard<State, Event> guard(ConnectionSource source, StateMode mode) {
+        return new ClusterOperationGuard<>(new KubernetesClusterStateDao<>(Fixtures.MACHINE.withMode(mode), source),
+                WORKER);
+    }
+
+    @ParameterizedTest(name = "{0} {1}: transitToOperationState moves the cluster")
     @MethodSource("dbs")
-    void transitMovesTheCluster(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void transitMovesTheCluster(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
-        OperationEntry<State, Event> entry = guard(db).transitToOperationState(id, Operation.UPGRADE);
+        OperationEntry<State, Event> entry = guard(db, mode).transitToOperationState(id, Operation.UPGRADE);
         assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
         assertTrue(entry.mayProceed());
         assertEquals(State.Running, entry.startedFrom());
@@ -46,13 +62,12 @@ class OperationGuardTest {
         assertEquals(State.Upgrading, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} an operation fails when another moved the cluster first, moving nothing")
+    @ParameterizedTest(name = "{0} {1}: an operation fails when another moved the cluster first, moving nothing")
     @MethodSource("dbs")
-    void failsWhenAnotherOperationMovedTheClusterFirst(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void failsWhenAnotherOperationMovedTheClusterFirst(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
-        ClusterOperationGuard<State, Event> guard = guard(db);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
         // Both workers loaded the cluster in Running; the scale gets there first.
         assertEquals(OperationEntry.Kind.ENTERED, guard.transitToOperationState(id, Operation.SCALE, State.Running).kind());
         OperationEntry<State, Event> upgrade = guard.transitToOperationState(id, Operation.UPGRADE, State.Running);
@@ -66,12 +81,11 @@ class OperationGuardTest {
         assertEquals(State.Scaling, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} refused without a transition unless an exemption proceeds; done is nothing to do")
+    @ParameterizedTest(name = "{0} {1}: refused without a transition unless an exemption proceeds; done is nothing to do")
     @MethodSource("dbs")
-    void refusedWithoutATransitionUnlessExempt(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
-        ClusterOperationGuard<State, Event> guard = guard(db);
+    void refusedWithoutATransitionUnlessExempt(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
 
         long stopped = f.cluster(State.Stopped);
         OperationEntry<State, Event> add = guard.transitToOperationState(stopped, Operation.ADD_NODES);
@@ -90,7 +104,8 @@ class OperationGuardTest {
         assertTrue(start.mayProceed());
         assertNull(start.movedTo());
         assertEquals(State.Alert, f.state(alert));
-        assertFalse(guard.complete(alert, start, Outcome.SUCCEEDED), "proceeded: completes without a change");
+        assertEquals(mode == StateMode.FENCED, guard.complete(alert, start, Outcome.SUCCEEDED),
+                "proceeded: completes without a change (fenced: only releases the cluster)");
         assertEquals(State.Alert, f.state(alert));
 
         long destroying = f.cluster(State.Destroying);
@@ -106,38 +121,39 @@ class OperationGuardTest {
         assertTrue(missing.message().contains("not found"));
     }
 
-    @ParameterizedTest(name = "{0} failOperationIfStillIn leaves a cluster that has moved on")
+    @ParameterizedTest(name = "{0} {1}: a completion leaves a cluster that has moved on")
     @MethodSource("dbs")
-    void failOperationIfStillInLeavesAMovedOnCluster(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
-        ClusterOperationGuard<State, Event> guard = guard(db);
+    void completionLeavesAMovedOnCluster(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
         long id = f.cluster(State.Running);
         OperationEntry<State, Event> upgrade = guard.transitToOperationState(id, Operation.UPGRADE);
         assertEquals(State.Upgrading, upgrade.movedTo());
         // The scanner (or an operator) moved it on meanwhile.
         f.setState(id, State.Running);
-        assertFalse(guard.failOperationIfStillIn(id, State.Upgrading));
+        assertFalse(guard.complete(id, upgrade, Outcome.FAILED));
         assertEquals(State.Running, f.state(id));
 
         long other = f.cluster(State.Running);
-        assertEquals(State.Upgrading, guard.transitToOperationState(other, Operation.UPGRADE).movedTo());
-        assertTrue(guard.failOperationIfStillIn(other, State.Upgrading));
+        OperationEntry<State, Event> second = guard.transitToOperationState(other, Operation.UPGRADE);
+        assertEquals(State.Upgrading, second.movedTo());
+        assertTrue(guard.complete(other, second, Outcome.FAILED));
         assertEquals(State.Alert, f.state(other));
 
         long third = f.cluster(State.Running);
         OperationEntry<State, Event> remove = guard.transitToOperationState(third, Operation.REMOVE_NODES);
-        assertTrue(guard.succeedOperationIfStillIn(third, remove.movedTo()));
+        assertTrue(guard.complete(third, remove, Outcome.SUCCEEDED));
         assertEquals(State.Running, f.state(third));
-        assertFalse(guard.failOperationIfStillIn(third, null), "nothing moved: leave it");
+        OperationEntry<State, Event> done = guard.transitToOperationState(third, Operation.START);
+        assertFalse(guard.complete(third, done, Outcome.FAILED), "nothing moved: leave it");
+        assertEquals(State.Running, f.state(third));
     }
 
-    @ParameterizedTest(name = "{0} a create failure in Starting may go to Error")
+    @ParameterizedTest(name = "{0} {1}: a create failure in Starting may go to Error")
     @MethodSource("dbs")
-    void createFailure(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
-        ClusterOperationGuard<State, Event> guard = guard(db);
+    void createFailure(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
         long id = f.cluster(State.Created);
         OperationEntry<State, Event> start = guard.transitToOperationState(id, Operation.START);
         assertEquals(State.Starting, start.movedTo());
@@ -145,16 +161,15 @@ class OperationGuardTest {
         assertEquals(State.Error, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} enterScalingState transitions once for all steps of an operation")
+    @ParameterizedTest(name = "{0} {1}: enterScalingState transitions once for all steps of an operation")
     @MethodSource("dbs")
-    void enterScalingStateOnceForAllSteps(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void enterScalingStateOnceForAllSteps(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
         StatementCounter counter = new StatementCounter(db.source());
-        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, counter));
-        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Running);
+        ClusterOperationGuard<State, Event> guard = guard(counter, mode);
+        ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Running);
+        counter.reset();
 
         ScaleEntry<State, Event> first = guard.enterScalingState(scale, id);
         assertEquals(ScaleEntry.Kind.ENTERED, first.kind());
@@ -172,36 +187,34 @@ class OperationGuardTest {
         assertEquals(State.Running, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} a scale of a Stopped cluster enters ScalingStoppedCluster and fails to Alert")
+    @ParameterizedTest(name = "{0} {1}: a scale of a Stopped cluster enters ScalingStoppedCluster and fails to Alert")
     @MethodSource("dbs")
-    void stoppedClusterScaling(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void stoppedClusterScaling(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Stopped);
-        ClusterOperationGuard<State, Event> guard = guard(db);
-        ScaleOperation<State, Event> offering = Fixtures.MACHINE.beginScale(ScaleKind.OFFERING_CHANGE, State.Stopped);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
+        ScaleOperation<State, Event> offering = guard.beginScale(id, ScaleKind.OFFERING_CHANGE, State.Stopped);
         assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(offering, id).kind());
         assertEquals(State.ScalingStoppedCluster, f.state(id));
         assertTrue(guard.completeScale(offering, id, false));
         assertEquals(State.Alert, f.state(id));
 
         long other = f.cluster(State.Stopped);
-        ScaleOperation<State, Event> sizeChange = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Stopped);
+        ScaleOperation<State, Event> sizeChange = guard.beginScale(other, ScaleKind.SCALE_UP, State.Stopped);
         ScaleEntry<State, Event> refused = guard.enterScalingState(sizeChange, other);
         assertEquals(ScaleEntry.Kind.REFUSED, refused.kind());
         assertNotNull(refused.message());
         assertEquals(State.Stopped, f.state(other));
     }
 
-    @ParameterizedTest(name = "{0} enterScalingState fails when another operation got there first")
+    @ParameterizedTest(name = "{0} {1}: enterScalingState fails when another operation got there first")
     @MethodSource("dbs")
-    void enterScalingStateFailsWhenAnotherGotThereFirst(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void enterScalingStateFailsWhenAnotherGotThereFirst(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
-        ClusterOperationGuard<State, Event> guard = guard(db);
-        ScaleOperation<State, Event> first = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Running);
-        ScaleOperation<State, Event> second = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_DOWN, State.Running);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
+        ScaleOperation<State, Event> first = guard.beginScale(id, ScaleKind.SCALE_UP, State.Running);
+        ScaleOperation<State, Event> second = guard.beginScale(id, ScaleKind.SCALE_DOWN, State.Running);
         assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(first, id).kind());
         ScaleEntry<State, Event> late = guard.enterScalingState(second, id);
         assertFalse(late.mayProceed(), late.toString());
@@ -215,11 +228,10 @@ class OperationGuardTest {
         assertEquals(State.Alert, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} enterScalingState loses the race between its read and its compare-and-set")
+    @ParameterizedTest(name = "{0} {1}: enterScalingState loses the race between its read and its compare-and-set")
     @MethodSource("dbs")
-    void enterScalingStateLostRace(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void enterScalingStateLostRace(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
         // A source that lets an upgrade take the cluster right after the scale worker's read.
         ConnectionSource racing = new ConnectionSource() {
@@ -233,9 +245,8 @@ class OperationGuardTest {
                 return db.connect();
             }
         };
-        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, racing));
-        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.AUTOSCALE, State.Running);
+        ClusterOperationGuard<State, Event> guard = guard(racing, mode);
+        ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.AUTOSCALE, State.Running);
         ScaleEntry<State, Event> entry = guard.enterScalingState(scale, id);
         assertEquals(ScaleEntry.Kind.LOST_RACE, entry.kind());
         assertTrue(entry.message().contains("please retry"));
@@ -243,32 +254,31 @@ class OperationGuardTest {
         assertEquals(State.Upgrading, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} enterScalingState leaves a never-started cluster in its state")
+    @ParameterizedTest(name = "{0} {1}: enterScalingState leaves a never-started cluster in its state")
     @MethodSource("dbs")
-    void enterScalingStateLeavesACreatedCluster(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void enterScalingStateLeavesACreatedCluster(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Created);
-        ClusterOperationGuard<State, Event> guard = guard(db);
-        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Created);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
+        ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Created);
         ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, step.kind());
         assertTrue(step.mayProceed());
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, guard.enterScalingState(scale, id).kind());
         assertFalse(scale.movedCluster());
         assertEquals(State.Created, f.state(id));
-        assertFalse(guard.completeScale(scale, id, false), "settings only: the state is left alone");
+        assertEquals(mode == StateMode.FENCED, guard.completeScale(scale, id, false),
+                "settings only: the state is left alone (fenced: the hold is released)");
         assertEquals(State.Created, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} enterScalingState fails for a Created cluster that a start has taken since")
+    @ParameterizedTest(name = "{0} {1}: enterScalingState fails for a Created cluster that a start has taken since")
     @MethodSource("dbs")
-    void enterScalingStateFailsWhenAStartTookTheCluster(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void enterScalingStateFailsWhenAStartTookTheCluster(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Created);
-        ClusterOperationGuard<State, Event> guard = guard(db);
-        ScaleOperation<State, Event> scale = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Created);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
+        ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Created);
         assertEquals(OperationEntry.Kind.ENTERED, guard.transitToOperationState(id, Operation.START).kind());
         ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
         assertEquals(ScaleEntry.Kind.TAKEN_SINCE, step.kind());
@@ -276,12 +286,11 @@ class OperationGuardTest {
         assertEquals(State.Starting, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} add nodes enters Importing before the binaries ISO is attached")
+    @ParameterizedTest(name = "{0} {1}: add nodes enters Importing before the binaries ISO is attached")
     @MethodSource("dbs")
-    void addNodesEntersImportingBeforeTheIso(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
-        ClusterOperationGuard<State, Event> guard = guard(db);
+    void addNodesEntersImportingBeforeTheIso(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
         long id = f.cluster(State.Running);
         List<State> seenByHook = new ArrayList<>();
         OperationEntry<State, Event> entry = guard.addNodes(id, () -> {
@@ -293,7 +302,7 @@ class OperationGuardTest {
         });
         assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
         assertEquals(List.of(State.Importing), seenByHook, "the ISO is attached once, after Importing");
-        assertTrue(guard.succeedOperationIfStillIn(id, entry.movedTo()));
+        assertTrue(guard.complete(id, entry, Outcome.SUCCEEDED));
         assertEquals(State.Running, f.state(id));
 
         // Refused (Stopped) and taken (Scaling): the hook never runs.
@@ -315,11 +324,10 @@ class OperationGuardTest {
         assertEquals(State.Alert, f.state(failing));
     }
 
-    @ParameterizedTest(name = "{0} add nodes: the hook is not run when the race is lost")
+    @ParameterizedTest(name = "{0} {1}: add nodes: the hook is not run when the race is lost")
     @MethodSource("dbs")
-    void addNodesLostRaceRunsNoHook(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void addNodesLostRaceRunsNoHook(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
         ConnectionSource racing = new ConnectionSource() {
             private int opened;
@@ -332,8 +340,7 @@ class OperationGuardTest {
                 return db.connect();
             }
         };
-        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, racing));
+        ClusterOperationGuard<State, Event> guard = guard(racing, mode);
         int[] runs = {0};
         OperationEntry<State, Event> entry = guard.addNodes(id, () -> runs[0]++);
         assertEquals(OperationEntry.Kind.LOST_RACE, entry.kind());

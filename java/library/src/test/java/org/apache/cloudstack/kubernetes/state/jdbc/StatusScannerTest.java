@@ -9,28 +9,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The status scanner (upstream KubernetesClusterManagerImplTest's scenarios), on real databases. */
 class StatusScannerTest {
 
-    static Stream<Databases.Db> dbs() {
-        return Databases.all();
+    /** This management server, as the fenced scanner holds a cluster between two reconcile steps. */
+    private static final Owner SCANNER = Owner.of(9, 1);
+    private static final Owner USER = new Owner(2, 1, 77);
+
+    static Stream<Arguments> dbs() {
+        return FencedFixtures.allDbsAndModes();
     }
 
-    private static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StatementCounter counter) {
-        return new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()),
-                counter);
+    private static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StateMode mode,
+            StatementCounter counter) {
+        return new KubernetesClusterStatusScanner<>(new Fixtures(db).dao(mode), counter, () -> SCANNER);
     }
 
-    @ParameterizedTest(name = "{0} recovery fails only operations with no job")
+    /** The statements a recovery pass reads before its writes: fenced mode also reads mshost. */
+    private static int reads(StateMode mode, int compat) {
+        return mode == StateMode.FENCED ? compat + 1 : compat;
+    }
+
+    @ParameterizedTest(name = "{0} {1}: recovery fails only operations with no job")
     @MethodSource("dbs")
-    void recoveryFailsOnlyOperationsWithNoJob(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void recoveryFailsOnlyOperationsWithNoJob(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long orphanScaling = f.cluster(State.Scaling);
         long orphanUpgrading = f.cluster(State.Upgrading);
         long withJob = f.cluster(State.Upgrading);
@@ -49,7 +60,7 @@ class StatusScannerTest {
         f.job(0, "VirtualMachine", orphanScaling, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
 
         StatementCounter counter = new StatementCounter(db.source());
-        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
 
         assertEquals(RecoveryResult.Kind.RECOVERED, result.kind());
         assertEquals(Set.of(orphanScaling, orphanUpgrading, withJob, withUuidJob, withRemovedJobRow, finishedJobOnly),
@@ -67,38 +78,36 @@ class StatusScannerTest {
         assertEquals(State.Stopping, f.state(removed));
         assertEquals(State.Scaling, f.state(external), "only CloudManaged clusters");
         // candidates + jobs + uuid resolution + one compare-and-set per orphan
-        assertEquals(3 + 3, result.statements());
+        assertEquals(reads(mode, 3) + 3, result.statements());
         assertEquals(result.statements(), counter.count());
     }
 
-    @ParameterizedTest(name = "{0} recovery waits while a job of unknown cluster is in progress")
+    @ParameterizedTest(name = "{0} {1}: recovery waits while a job of unknown cluster is in progress")
     @MethodSource("dbs")
-    void waitsOnAJobOfUnknownCluster(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void waitsOnAJobOfUnknownCluster(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long orphan = f.cluster(State.Scaling);
         long unknown = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"response\":\"json\"}", false);
         StatementCounter counter = new StatementCounter(db.source());
 
-        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(List.of(unknown), result.unknownJobIds());
         assertEquals(List.of(), result.recoveredIds());
         assertEquals(State.Scaling, f.state(orphan));
-        assertEquals(2, result.statements(), "no uuid to resolve, no compare-and-set");
+        assertEquals(reads(mode, 2), result.statements(), "no uuid to resolve, no compare-and-set");
 
         // Once that job ends, the orphan is recovered.
         f.update("UPDATE async_job SET job_status = 2 WHERE id = " + unknown);
-        RecoveryResult next = scanner(db, counter).recoverOrphanedOperationStates();
+        RecoveryResult next = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(List.of(orphan), next.recoveredIds());
         assertEquals(State.Alert, f.state(orphan));
     }
 
-    @ParameterizedTest(name = "{0} malformed job_cmd_info or an unknown uuid makes the scanner wait, never throw")
+    @ParameterizedTest(name = "{0} {1}: malformed job_cmd_info or an unknown uuid makes the scanner wait, never throw")
     @MethodSource("dbs")
-    void malformedJobCmdInfoNeverThrows(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void malformedJobCmdInfoNeverThrows(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long orphan = f.cluster(State.Stopping);
         List<Long> jobs = new ArrayList<>();
         for (String info : new String[] {null, "", "{", "{\"id\":", "not json", "{\"id\":42}", "[\"id\",\"x\"]",
@@ -107,25 +116,24 @@ class StatusScannerTest {
         }
         // A job that records no resource type at all, of a CKS cluster command: counted too.
         jobs.add(f.job(0, null, null, Fixtures.SCALE_CMD, "{\"id\":\"also-unknown\"}", false));
-        RecoveryResult result = scanner(db, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        RecoveryResult result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(jobs, result.unknownJobIds());
         assertEquals(State.Stopping, f.state(orphan));
-        assertEquals(3, result.statements(), "jobs + one uuid query for all of them");
+        assertEquals(reads(mode, 3), result.statements(), "jobs + one uuid query for all of them");
     }
 
-    @ParameterizedTest(name = "{0} recovery skips the job lookup when no cluster is in an operation's state")
+    @ParameterizedTest(name = "{0} {1}: recovery skips the job lookup when no cluster is in an operation's state")
     @MethodSource("dbs")
-    void skipsTheJobLookupWithNoCandidate(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void skipsTheJobLookupWithNoCandidate(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         for (State s : new State[] {State.Created, State.Running, State.Stopped, State.Alert, State.Error,
             State.Destroyed, State.Destroying}) {
             f.cluster(s);
         }
         f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{}", false); // would make it wait
         StatementCounter counter = new StatementCounter(db.source());
-        RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.NO_CANDIDATE, result.kind());
         assertTrue(result.jobLookupSkipped());
         assertEquals(1, counter.count(), counter.statements().toString());
@@ -133,14 +141,13 @@ class StatusScannerTest {
         assertEquals(1, result.statements());
     }
 
-    @ParameterizedTest(name = "{0} recovery statements do not grow with the number of clusters")
+    @ParameterizedTest(name = "{0} {1}: recovery statements do not grow with the number of clusters")
     @MethodSource("dbs")
-    void statementsDoNotGrowWithClusters(Databases.Db db) throws SQLException {
+    void statementsDoNotGrowWithClusters(Databases.Db db, StateMode mode) throws SQLException {
         int[] sizes = {3, 60};
         int[] counts = new int[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            db.reset();
-            Fixtures f = new Fixtures(db);
+            Fixtures f = FencedFixtures.reset(db, mode);
             for (int n = 0; n < sizes[i]; n++) {
                 long busy = f.cluster(n % 2 == 0 ? State.Scaling : State.Upgrading);
                 if (n % 3 == 0) {
@@ -153,25 +160,24 @@ class StatusScannerTest {
             long orphanA = f.cluster(State.Importing);
             long orphanB = f.cluster(State.Recovering);
             StatementCounter counter = new StatementCounter(db.source());
-            RecoveryResult result = scanner(db, counter).recoverOrphanedOperationStates();
+            RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
             assertEquals(List.of(orphanA, orphanB), result.recoveredIds());
             counts[i] = counter.count();
             System.out.printf("%s recovery pass over %d busy + %d running + 2 orphan clusters: %d statements%n", db,
                     sizes[i], sizes[i], counts[i]);
         }
-        assertEquals(3 + 2, counts[0], "clusters read, jobs, uuids, one compare-and-set per orphan");
+        assertEquals(reads(mode, 3) + 2, counts[0], "clusters read, jobs, uuids, one compare-and-set per orphan");
         assertEquals(counts[0], counts[1]);
     }
 
-    @ParameterizedTest(name = "{0} recovery leaves a cluster whose operation ended between the read and the update")
+    @ParameterizedTest(name = "{0} {1}: recovery leaves a cluster whose operation ended between the read and the update")
     @MethodSource("dbs")
-    void leavesAClusterWhoseOperationEnded(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void leavesAClusterWhoseOperationEnded(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Scaling);
         long job = f.jobWithInstanceId(id);
         f.update("UPDATE async_job SET job_status = 1 WHERE id = " + job); // the job just finished...
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void jobsRead() {
@@ -186,14 +192,13 @@ class StatusScannerTest {
         assertEquals(State.Running, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} recovery leaves a cluster that gained a job after it was read")
+    @ParameterizedTest(name = "{0} {1}: recovery leaves a cluster that gained a job after it was read")
     @MethodSource("dbs")
-    void leavesAClusterThatGainedAJob(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void leavesAClusterThatGainedAJob(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
         long other = f.cluster(State.Stopping);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void candidatesRead() {
@@ -210,15 +215,14 @@ class StatusScannerTest {
         assertEquals(State.Alert, f.state(other));
     }
 
-    @ParameterizedTest(name = "{0} the listener sees every point of a pass, before/after paired per orphan")
+    @ParameterizedTest(name = "{0} {1}: the listener sees every point of a pass, before/after paired per orphan")
     @MethodSource("dbs")
-    void listenerSeesEveryPoint(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void listenerSeesEveryPoint(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long a = f.cluster(State.Upgrading);
         long b = f.cluster(State.RemovingNodes);
         List<String> events = new ArrayList<>();
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void candidatesRead() {
@@ -258,28 +262,27 @@ class StatusScannerTest {
                 events);
     }
 
-    @ParameterizedTest(name = "{0} recovery sends a Starting cluster to Alert")
+    @ParameterizedTest(name = "{0} {1}: recovery sends a Starting cluster to Alert")
     @MethodSource("dbs")
-    void sendsAStartingClusterToAlert(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void sendsAStartingClusterToAlert(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
-        RecoveryResult result = scanner(db, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        RecoveryResult result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(List.of(id), result.recoveredIds());
         assertEquals(State.Alert, f.state(id));
     }
 
-    @ParameterizedTest(name = "{0} every orphan state is failed to Alert, and history records it")
+    @ParameterizedTest(name = "{0} {1}: every orphan state is failed to Alert, and history records it")
     @MethodSource("dbs")
-    void everyOrphanStateGoesToAlert(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void everyOrphanStateGoesToAlert(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         List<Long> ids = new ArrayList<>();
         for (State s : Fixtures.MACHINE.orphanStates()) {
             ids.add(f.cluster(s));
         }
-        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(7L);
-        RecoveryResult result = new KubernetesClusterStatusScanner<>(dao).recoverOrphanedOperationStates();
+        KubernetesClusterStateDao<State, Event> dao = f.dao(mode).withHistory(7L);
+        RecoveryResult result = new KubernetesClusterStatusScanner<>(dao, () -> SCANNER)
+                .recoverOrphanedOperationStates();
         assertEquals(Set.copyOf(ids), Set.copyOf(result.recoveredIds()));
         for (long id : ids) {
             assertEquals(State.Alert, f.state(id));
@@ -290,17 +293,17 @@ class StatusScannerTest {
 
     // ---- Alert reconciliation and fault detection ----
 
-    @ParameterizedTest(name = "{0} Alert with all VMs stopped goes to Stopped through Stopping")
+    @ParameterizedTest(name = "{0} {1}: Alert with all VMs stopped goes to Stopped through Stopping")
     @MethodSource("dbs")
-    void alertAllStoppedGoesToStopped(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void alertAllStoppedGoesToStopped(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 1001, "Stopped", true);
         f.vm(id, 1002, "Stopped", false);
         StatementCounter counter = new StatementCounter(db.source());
-        KubernetesClusterStateDao<State, Event> dao = f.dao().withHistory(null);
-        ReconcileResult<State> result = new KubernetesClusterStatusScanner<>(dao, counter).reconcileAlertClusters(x -> {
+        KubernetesClusterStateDao<State, Event> dao = f.dao(mode).withHistory(null);
+        ReconcileResult<State> result = new KubernetesClusterStatusScanner<>(dao, counter, () -> SCANNER)
+                .reconcileAlertClusters(x -> {
             throw new AssertionError("health is only asked when all VMs run");
         });
         assertEquals(Map.of(id, State.Stopped), result.moved());
@@ -312,23 +315,23 @@ class StatusScannerTest {
         assertEquals(1 + 2 * 2, counter.count(), "listing + (update + history insert) per step");
     }
 
-    @ParameterizedTest(name = "{0} Alert-to-Stopped reconciliation never stops a cluster a user has started since")
+    @ParameterizedTest(name = "{0} {1}: Alert-to-Stopped reconciliation never stops a cluster a user has started since")
     @MethodSource("dbs")
-    void neverStopsAClusterAUserStartedSince(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void neverStopsAClusterAUserStartedSince(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 1001, "Stopped", true);
         f.vm(id, 1002, "Stopped", false);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
-        ClusterOperationGuard<State, Event> user = new ClusterOperationGuard<>(f.dao());
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterOperationGuard<State, Event> user = f.guard(mode, USER);
         scanner.setListener(new ScanListener() {
             @Override
             public void reconcileListed() {
                 // Between the listing and the update, the user stops the Alert cluster and starts it again.
-                assertTrue(user.transitToOperationState(id, org.apache.cloudstack.kubernetes.state.Operation.STOP)
-                        .mayProceed());
-                assertTrue(user.succeedOperationIfStillIn(id, State.Stopping));
+                OperationEntry<State, Event> stop = user.transitToOperationState(id,
+                        org.apache.cloudstack.kubernetes.state.Operation.STOP);
+                assertTrue(stop.mayProceed());
+                assertTrue(user.complete(id, stop, org.apache.cloudstack.kubernetes.state.Outcome.SUCCEEDED));
                 assertTrue(user.transitToOperationState(id, org.apache.cloudstack.kubernetes.state.Operation.START)
                         .mayProceed());
             }
@@ -339,11 +342,10 @@ class StatusScannerTest {
         assertEquals(State.Starting, f.state(id), "the user's start is not stopped");
     }
 
-    @ParameterizedTest(name = "{0} Alert with all VMs running: healthy -> Running through Recovering, unhealthy left")
+    @ParameterizedTest(name = "{0} {1}: Alert with all VMs running: healthy -> Running through Recovering, unhealthy left")
     @MethodSource("dbs")
-    void alertAllRunning(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void alertAllRunning(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long healthy = f.cluster(State.Alert);
         f.vm(healthy, 2001, "Running", true);
         f.vm(healthy, 2002, "Running", false);
@@ -361,7 +363,7 @@ class StatusScannerTest {
         f.vm(recovering, 2010, "Running", false);
         List<Long> asked = new ArrayList<>();
         StatementCounter counter = new StatementCounter(db.source());
-        ReconcileResult<State> result = scanner(db, counter).reconcileAlertClusters(id -> {
+        ReconcileResult<State> result = scanner(db, mode, counter).reconcileAlertClusters(id -> {
             asked.add(id);
             return id == healthy;
         });
@@ -376,15 +378,14 @@ class StatusScannerTest {
         assertEquals(1 + 2, counter.count(), "listing + two compare-and-sets");
     }
 
-    @ParameterizedTest(name = "{0} a recovery is completed only by the pass that started it")
+    @ParameterizedTest(name = "{0} {1}: a recovery is completed only by the pass that started it")
     @MethodSource("dbs")
-    void recoveryCompletedOnlyByThePassThatStartedIt(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void recoveryCompletedOnlyByThePassThatStartedIt(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 3001, "Running", true);
         f.vm(id, 3002, "Running", false);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, new StatementCounter(db.source()));
+        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void reconcileListed() {
@@ -397,11 +398,10 @@ class StatusScannerTest {
         assertEquals(State.Recovering, f.state(id), "this pass did not start it, so it does not complete it");
     }
 
-    @ParameterizedTest(name = "{0} fault detection: a Running cluster with a stopped or missing VM goes to Alert")
+    @ParameterizedTest(name = "{0} {1}: fault detection: a Running cluster with a stopped or missing VM goes to Alert")
     @MethodSource("dbs")
-    void faultDetection(Databases.Db db) throws SQLException {
-        db.reset();
-        Fixtures f = new Fixtures(db);
+    void faultDetection(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = FencedFixtures.reset(db, mode);
         long ok = f.cluster(State.Running);
         f.vm(ok, 4001, "Running", true);
         f.vm(ok, 4002, "Running", false);
@@ -413,7 +413,7 @@ class StatusScannerTest {
         f.vm(missingVm, 4006, "Running", false);
         f.update("UPDATE vm_instance SET removed = CURRENT_TIMESTAMP WHERE id = 4006");
         long external = f.cluster(State.Running, "ExternalManaged", 1);
-        ReconcileResult<State> result = scanner(db, new StatementCounter(db.source())).reconcileAlertClusters(x -> {
+        ReconcileResult<State> result = scanner(db, mode, new StatementCounter(db.source())).reconcileAlertClusters(x -> {
             throw new AssertionError("a Running cluster is judged on its VMs only");
         });
         assertEquals(State.Running, f.state(ok));
@@ -423,14 +423,13 @@ class StatusScannerTest {
         assertEquals(Map.of(faulty, State.Alert, missingVm, State.Alert), result.moved());
     }
 
-    @ParameterizedTest(name = "{0} reconciliation statements do not grow with the number of clusters")
+    @ParameterizedTest(name = "{0} {1}: reconciliation statements do not grow with the number of clusters")
     @MethodSource("dbs")
-    void reconcileStatementsDoNotGrow(Databases.Db db) throws SQLException {
+    void reconcileStatementsDoNotGrow(Databases.Db db, StateMode mode) throws SQLException {
         int[] sizes = {2, 40};
         int[] counts = new int[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            db.reset();
-            Fixtures f = new Fixtures(db);
+            Fixtures f = FencedFixtures.reset(db, mode);
             long vm = 5000;
             for (int n = 0; n < sizes[i]; n++) {
                 long running = f.cluster(State.Running);
@@ -444,7 +443,7 @@ class StatusScannerTest {
             f.vm(stopped, vm++, "Stopped", true);
             f.vm(stopped, vm++, "Stopped", false);
             StatementCounter counter = new StatementCounter(db.source());
-            ReconcileResult<State> result = scanner(db, counter).reconcileAlertClusters(x -> true);
+            ReconcileResult<State> result = scanner(db, mode, counter).reconcileAlertClusters(x -> true);
             assertEquals(Map.of(stopped, State.Stopped), result.moved());
             counts[i] = counter.count();
             System.out.printf("%s reconcile pass over %d clusters (one moved): %d statements%n", db,

@@ -7,7 +7,7 @@ import org.apache.cloudstack.kubernetes.state.dbprops.CloudDbProperties;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettings;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettingsException;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

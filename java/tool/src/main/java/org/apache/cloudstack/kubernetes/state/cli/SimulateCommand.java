@@ -2,7 +2,7 @@ package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;

@@ -13,20 +13,17 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
-import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
  * Reads what {@link ClusterExplanation} holds, read-only. The verdict is the status scanner's own
- * ({@link StatusScanner#orphanRecovery(boolean)} without apply: its reads and its native plan, nothing written),
+ * ({@link KubernetesClusterStatusScanner#orphanRecovery(boolean)} without apply: its reads and its native plan, nothing written),
  * in the mode the management servers run.
  */
 public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
@@ -62,10 +59,10 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         List<Long> liveClusterJobs = new ArrayList<>();
         try (Connection c = source.open()) {
             c.setReadOnly(true);
-            boolean fencedColumns = FencedSchema.columns(c) == FencedSchema.Columns.ALL;
+            boolean fencedColumns = CloudStackSchema.fenceColumns(c) == CloudStackSchema.FenceColumns.ALL;
             if (mode == StateMode.FENCED && !fencedColumns) {
                 throw new NotFound("--mode fenced: this database has no fenced columns ("
-                        + String.join(", ", FencedSchema.COLUMNS) + ")");
+                        + String.join(", ", CloudStackSchema.FENCE_COLUMNS) + ")");
             }
             cluster = find(c, clusterRef, fencedColumns);
             jobs = jobs(c, cluster);
@@ -82,9 +79,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
     }
 
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {
-        StatusScanner<S, E> scanner = mode == StateMode.FENCED
-                ? new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, source), () -> NO_SCANNER)
-                : new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, source));
+        KubernetesClusterStatusScanner<S, E> scanner = new KubernetesClusterStatusScanner<>(
+                new KubernetesClusterStateDao<>(machine.withMode(mode), source), () -> NO_SCANNER);
         RecoveryReport<S> preview = scanner.orphanRecovery(false);
         RecoveryReport.Planned<S> planned = preview.plannedFor(cluster.id());
         if (planned != null) {

@@ -12,14 +12,11 @@ import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
-import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
  * The operator's way out for clusters stuck today: one pass of the status scanner itself, in the
@@ -45,7 +42,7 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     private static final int CHUNK = 500;
 
     private final ConnectionSource source;
-    private final StatusScanner<S, E> scanner;
+    private final KubernetesClusterStatusScanner<S, E> scanner;
 
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source) {
         this(machine, source, StateMode.COMPAT);
@@ -53,9 +50,8 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
 
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode) {
         this.source = source;
-        this.scanner = mode == StateMode.FENCED
-                ? new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, source), () -> TOOL)
-                : new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, source));
+        this.scanner = new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine.withMode(mode),
+                source), () -> TOOL);
     }
 
     public Result run(boolean apply) throws SQLException {

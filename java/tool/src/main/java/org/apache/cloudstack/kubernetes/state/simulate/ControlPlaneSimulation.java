@@ -15,15 +15,10 @@ import java.util.function.Consumer;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedOperationGuard;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
-import org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
-import org.apache.cloudstack.kubernetes.state.jdbc.StatusScanner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
@@ -71,7 +66,7 @@ public final class ControlPlaneSimulation {
             db.prepare();
             if (fenced()) {
                 try (Connection c = db.open()) {
-                    FencedSchema.migrateUp(c);
+                    CloudStackSchema.migrateUp(c);
                 }
             }
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
@@ -82,7 +77,7 @@ public final class ControlPlaneSimulation {
             OperationRunner runner = new OperationRunner(db, clusters, monitor, outcomes, latency, config.widenWindows());
 
             List<ManagementServer> servers = new ArrayList<>();
-            List<OperationGuard<State, Event>> guards = new ArrayList<>();
+            List<ClusterOperationGuard<State, Event>> guards = new ArrayList<>();
             List<ScannerRunner> scanners = new ArrayList<>();
             List<ExecutorService> workers = new ArrayList<>();
             for (int i = 0; i < config.servers(); i++) {
@@ -148,7 +143,7 @@ public final class ControlPlaneSimulation {
                     }
                     sleepUntil(due);
                     ManagementServer target = pickServer(servers, op.server(), outcomes);
-                    OperationGuard<State, Event> guard = guards.get(target.index);
+                    ClusterOperationGuard<State, Event> guard = guards.get(target.index);
                     workers.get(target.index).submit(() -> runner.run(op, target, guard));
                     dispatched.incrementAndGet();
                 }
@@ -268,22 +263,20 @@ public final class ControlPlaneSimulation {
         return config.mode() == StateMode.FENCED;
     }
 
-    private OperationGuard<State, Event> guard(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
-            ManagementServer server) {
-        if (fenced()) {
-            return new FencedOperationGuard<>(new FencedClusterStateDao<>(machine, db.source()).withHistory(server.msid));
-        }
-        return new ClusterOperationGuard<>(new KubernetesClusterStateDao<>(machine, db.source()).withHistory(server.msid));
+    private KubernetesClusterStateDao<State, Event> dao(ClusterStateMachine<State, Event> machine,
+            SimulationDatabase db, ManagementServer server) {
+        return new KubernetesClusterStateDao<>(machine.withMode(config.mode()), db.source()).withHistory(server.msid);
     }
 
-    private StatusScanner<State, Event> scanner(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
-            ManagementServer server) {
-        if (fenced()) {
-            return new FencedStatusScanner<>(new FencedClusterStateDao<>(machine, db.source()).withHistory(server.msid),
-                    () -> Owner.of(server.msid, server.runid()));
-        }
-        return new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, db.source())
-                .withHistory(server.msid));
+    private ClusterOperationGuard<State, Event> guard(ClusterStateMachine<State, Event> machine,
+            SimulationDatabase db, ManagementServer server) {
+        return new ClusterOperationGuard<>(dao(machine, db, server));
+    }
+
+    private KubernetesClusterStatusScanner<State, Event> scanner(ClusterStateMachine<State, Event> machine,
+            SimulationDatabase db, ManagementServer server) {
+        return new KubernetesClusterStatusScanner<>(dao(machine, db, server), () -> Owner.of(server.msid,
+                server.runid()));
     }
 
     private static void heartbeat(SimulationDatabase db, ManagementServer server) {

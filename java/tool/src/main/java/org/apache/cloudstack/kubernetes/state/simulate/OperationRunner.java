@@ -7,7 +7,7 @@ import org.apache.cloudstack.kubernetes.state.Outcome;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
-import org.apache.cloudstack.kubernetes.state.jdbc.OperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScaleEntry;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
@@ -36,16 +36,16 @@ final class OperationRunner {
         this.widenWindows = widenWindows;
     }
 
-    void run(ScriptedOperation op, ManagementServer server, OperationGuard<State, Event> serverGuard) {
+    void run(ScriptedOperation op, ManagementServer server, ClusterOperationGuard<State, Event> serverGuard) {
         long runid = server.runid();
         SimCluster cluster = clusters.get(op.cluster());
         long[] job = {-1};
-        AtomicReference<OperationGuard<State, Event>> bound = new AtomicReference<>(serverGuard);
+        AtomicReference<ClusterOperationGuard<State, Event>> bound = new AtomicReference<>(serverGuard);
         try {
             long jobId = server.step(runid, () -> db.insertJob(server.msid, op, cluster));
             job[0] = jobId;
             // Fenced mode stores this owner with the cluster; compat mode ignores it.
-            OperationGuard<State, Event> guard = serverGuard.withOwner(new Owner(server.msid, runid, jobId));
+            ClusterOperationGuard<State, Event> guard = serverGuard.withOwner(new Owner(server.msid, runid, jobId));
             bound.set(guard);
             String read = server.step(runid, () -> db.state(cluster.id()));
             State current = guard.machine().state(read);
@@ -68,7 +68,7 @@ final class OperationRunner {
 
     /** The worker is gone: out of the monitor, its job failed (retried while the database is away). */
     private void abandon(ScriptedOperation op, ManagementServer server, long runid, SimCluster cluster, long jobId,
-            OperationGuard<State, Event> guard) {
+            ClusterOperationGuard<State, Event> guard) {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         tracker.lock.lock();
         try {
@@ -102,7 +102,7 @@ final class OperationRunner {
     }
 
     private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
-            OperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         ActiveOperation[] active = new ActiveOperation[1];
         OperationEntry<State, Event> entry = server.step(runid, tracker.lock, () -> {
@@ -157,7 +157,7 @@ final class OperationRunner {
     }
 
     private boolean runScale(ScriptedOperation op, ManagementServer server, long runid,
-            OperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
         ScaleOperation<State, Event> scale = guard.beginScale(cluster.id(), op.kind().scaleKind, current);
         ClusterTracker tracker = monitor.tracker(cluster.id());
         // Some failing scales fail their validation before the first scaling step: they must

@@ -1,6 +1,6 @@
 package org.apache.cloudstack.kubernetes.state.simulate;
 
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
  * What one simulation runs.

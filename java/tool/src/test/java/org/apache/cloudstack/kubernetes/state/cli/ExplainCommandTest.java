@@ -10,7 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.cloudstack.kubernetes.state.jdbc.FencedSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -148,8 +148,8 @@ class ExplainCommandTest {
     void fencedModeShowsTheOwnerAndJudgesByIt(ToolDatabase db) throws SQLException {
         db.reset();
         try (Connection c = db.connect()) {
-            if (FencedSchema.columns(c) == FencedSchema.Columns.NONE) {
-                FencedSchema.migrateUp(c);
+            if (CloudStackSchema.fenceColumns(c) == CloudStackSchema.FenceColumns.NONE) {
+                CloudStackSchema.migrateUp(c);
             }
             mshost(c, 8001, "Up", 5);
             long held = cluster(c, "held", "Scaling");
@@ -174,7 +174,7 @@ class ExplainCommandTest {
                     + " owner gone: OWNER_RESTARTED"), gone.out());
         } finally {
             try (Connection c = db.connect()) {
-                FencedSchema.migrateDown(c);
+                CloudStackSchema.migrateDown(c);
             }
         }
         ToolRun noColumns = explain(db, "held", "--mode", "fenced");

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.apache.cloudstack.kubernetes.state.cli.CksStateCommand;
-import org.apache.cloudstack.kubernetes.state.jdbc.StateMode;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

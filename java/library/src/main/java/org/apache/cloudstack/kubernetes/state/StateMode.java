@@ -1,18 +1,26 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Locale;
 
 /**
- * How cluster state is written: COMPAT (upstream's compare-and-set on the state, the default,
- * needs no schema change) or FENCED (compare-and-set on state and {@code state_version}, with the
- * operation's owner; needs {@link FencedSchema#migrateUp}). See {@code docs/fenced-mode.md}.
+ * How cluster state is written, chosen once for the whole stack: COMPAT (upstream's compare-and-set
+ * on the state, the default, needs no schema change) or FENCED (compare-and-set on state and
+ * {@code state_version}, with the operation's owner; needs {@code CloudStackSchema.migrateUp}). The
+ * mode is data: the same classes run both, and the native core decides what each mode writes.
+ * See {@code docs/fenced-mode.md}.
  */
 public enum StateMode {
-    COMPAT,
-    FENCED;
+    COMPAT(NativeCodes.MODE_COMPAT),
+    FENCED(NativeCodes.MODE_FENCED);
 
     /** The configuration key (a system property, or CloudStack's global setting of that name). */
     public static final String CONFIG_KEY = "cks.state.mode";
+
+    private final int code;
+
+    StateMode(int code) {
+        this.code = code;
+    }
 
     /** The mode of a configuration value: null or blank means COMPAT; else "compat" / "fenced". */
     public static StateMode fromConfig(String value) {
@@ -31,5 +39,9 @@ public enum StateMode {
     /** "compat" / "fenced". */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    int code() {
+        return code;
     }
 }

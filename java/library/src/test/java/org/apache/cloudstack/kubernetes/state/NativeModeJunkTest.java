@@ -1,28 +1,27 @@
 package org.apache.cloudstack.kubernetes.state;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Junk at every native method of {@link FencedNativeBridge}, as {@link NativeJunkTest} does for
- * {@link NativeBridge}: {@value NativeJunkTest#DEFAULT_CALLS} calls per method by default
+ * Junk at every native method of {@link NativeBridge} that takes a mode, once per mode, as
+ * {@link NativeJunkTest} does for the others: {@value NativeJunkTest#DEFAULT_CALLS} calls per method by default
  * (system property {@value NativeJunkTest#CALLS_PROPERTY}), codes, versions (negative, 0,
  * {@code Long.MAX_VALUE} = exhausted), owners, nulls and mismatched arrays. Only
  * {@link IllegalArgumentException} may come out; clean input (valid codes, small versions,
- * consistent arrays) must be answered. Counts per method: {@code FENCED-JUNK} lines.
+ * consistent arrays) must be answered. Counts per method: {@code MODE-JUNK} lines.
  */
-class NativeFencedJunkTest {
+class NativeModeJunkTest {
+    /** The native methods this test hammers in both modes. */
+    static final Set<String> COVERED = Set.of("entry", "completion", "scaleStep", "reconcile", "planRecovery");
+
     private static final int CALLS = Integer.getInteger(NativeJunkTest.CALLS_PROPERTY, NativeJunkTest.DEFAULT_CALLS);
     private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
     private static int states;
@@ -36,7 +35,7 @@ class NativeFencedJunkTest {
     @AfterAll
     static void report() {
         COUNTS.forEach((method, c) -> System.out.printf(
-                "FENCED-JUNK %-12s calls=%d answered=%d IllegalArgumentException=%d%n", method, c[0] + c[1], c[0], c[1]));
+                "MODE-JUNK %-20s calls=%d answered=%d IllegalArgumentException=%d%n", method, c[0] + c[1], c[0], c[1]));
     }
 
     @FunctionalInterface
@@ -86,41 +85,43 @@ class NativeFencedJunkTest {
         return clean;
     }
 
-    @Test
-    void everyFencedNativeMethodIsCoveredHere() {
-        Set<String> natives = new TreeSet<>();
-        for (Method m : FencedNativeBridge.class.getDeclaredMethods()) {
-            if (Modifier.isNative(m.getModifiers())) {
-                natives.add(m.getName());
-            }
-        }
-        assertEquals(new TreeSet<>(List.of("constants", "entry", "completion", "scaleStep", "reconcile",
-                "planRecovery")), natives, "a fenced native method without junk: add it to this test");
+    /** The mode argument: the mode under test, or now and then any code. */
+    private static int mode(NativeJunkTest.Junk j, StateMode mode, boolean clean) {
+        return clean || j.random.nextBoolean() ? mode.code() : j.code(2);
     }
 
-    @Test
-    void scalarMethods() {
-        hammer("constants", 31, j -> answer(true, () -> assertEquals(2, FencedNativeBridge.constants().length)));
-        hammer("entry", 32, j -> {
+    /** A recovery plan's layout: [kind, n, n x 3]. */
+    static boolean wellFormed(long[] plan) {
+        return plan.length >= 2 && plan.length == 2 + 3 * plan[1] && (plan[0] == NativeCodes.RECOVERY_SKIP
+                || plan[0] == NativeCodes.RECOVERY_WAIT || plan[0] == NativeCodes.RECOVERY_RECOVER);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(StateMode.class)
+    void scalarMethods(StateMode md) {
+        hammer(md.label() + " entry", 32, j -> {
             boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
             int p = code(j, 2, clean);
             int o = code(j, Operation.values().length, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
             boolean held = j.random.nextBoolean();
-            return answer(clean, () -> FencedNativeBridge.entry(p, o, s, v, held));
+            return answer(clean, () -> NativeBridge.entry(m, p, o, s, v, held));
         });
-        hammer("completion", 33, j -> {
+        hammer(md.label() + " completion", 33, j -> {
             boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
             int p = code(j, 2, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
             int moved = clean && j.random.nextBoolean() ? -1 : code(j, states, clean);
             int o = code(j, Outcome.values().length, clean);
-            return answer(clean, () -> FencedNativeBridge.completion(p, s, v, moved, o));
+            return answer(clean, () -> NativeBridge.completion(m, p, s, v, moved, o));
         });
-        hammer("scaleStep", 34, j -> {
+        hammer(md.label() + " scaleStep", 34, j -> {
             boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
             int p = code(j, 2, clean);
             int k = code(j, ScaleKind.values().length, clean);
             int from = code(j, states, clean);
@@ -131,17 +132,18 @@ class NativeFencedJunkTest {
             int current = code(j, states, clean);
             long currentVersion = version(j, clean);
             boolean held = j.random.nextBoolean();
-            return answer(clean, () -> FencedNativeBridge.scaleStep(p, k, from, fromVersion, hold, holdVersion,
+            return answer(clean, () -> NativeBridge.scaleStep(m, p, k, from, fromVersion, hold, holdVersion,
                     holdMovedTo, current, currentVersion, held));
         });
-        hammer("reconcile", 35, j -> {
+        hammer(md.label() + " reconcile", 35, j -> {
             boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
             int p = code(j, 2, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
             boolean held = j.random.nextBoolean();
             int vms = code(j, VmSummary.values().length, clean);
-            return answer(clean, () -> FencedNativeBridge.reconcile(p, s, v, held, vms));
+            return answer(clean, () -> NativeBridge.reconcile(m, p, s, v, held, vms));
         });
     }
 
@@ -167,10 +169,12 @@ class NativeFencedJunkTest {
         return a;
     }
 
-    @Test
-    void planRecovery() {
-        hammer("planRecovery", 36, j -> {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(StateMode.class)
+    void planRecovery(StateMode md) {
+        hammer(md.label() + " planRecovery", 36, j -> {
             boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
             int p = code(j, 2, clean);
             int n = j.length();
             int jobs = j.length();
@@ -188,10 +192,9 @@ class NativeFencedJunkTest {
             int[] statuses = ints(j, hosts, clean, 3);
             long[] ages = longs(j, hosts, clean, 0, 400);
             return answer(clean, () -> {
-                long[] plan = FencedNativeBridge.planRecovery(p, ids, clusterStates, versions, msids, runids, ownerJobs,
+                long[] plan = NativeBridge.planRecovery(m, p, ids, clusterStates, versions, msids, runids, ownerJobs,
                         jobIds, jobClusters, new long[0], hostMsids, hostRunids, statuses, ages);
-                assertTrue(plan.length >= 2 && plan.length == 2 + 3 * plan[1] && RecoveryDecoder.kind(plan[0]) != null,
-                        "plan layout");
+                assertTrue(wellFormed(plan), "plan layout");
             });
         });
     }

@@ -1,0 +1,34 @@
+package org.apache.cloudstack.kubernetes.state;
+
+import java.util.Objects;
+
+/**
+ * A cluster row as read: its token (state, and the version in fenced mode) and the owner of the
+ * operation holding it (null: free, and always in compat mode).
+ */
+public record ClusterRow<S>(Token<S> token, Owner owner) {
+    public ClusterRow {
+        Objects.requireNonNull(token, "token");
+    }
+
+    /** A compat row: the state alone. */
+    public static <S> ClusterRow<S> of(S state) {
+        return new ClusterRow<>(Token.of(state), null);
+    }
+
+    public static <S> ClusterRow<S> of(S state, long version, Owner owner) {
+        return new ClusterRow<>(new Token<>(state, version), owner);
+    }
+
+    public S state() {
+        return token.state();
+    }
+
+    public long version() {
+        return token.version();
+    }
+
+    public boolean isHeld() {
+        return owner != null;
+    }
+}
