@@ -113,6 +113,29 @@ class FencedWindowsTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}: a held cluster at rest whose owner restarted is released, its state kept")
+    @MethodSource("cases")
+    void heldAtRestIsReleasedOnceItsOwnerIsGone(Databases.Db db, StateMode mode) throws SQLException {
+        FencedFixtures.resetMigrated(db);
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Alert);
+        FencedFixtures.host(f, MS1, 1, "Up");
+        FencedFixtures.host(f, MS3, 1, "Up");
+        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        enter(a, id, Operation.START, OperationEntry.Kind.PROCEEDED); // a start from Alert keeps the state
+        FencedFixtures.restart(f, MS1, 2); // its server restarts: the start is gone, its hold is not
+        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        assertEquals(State.Alert, f.state(id));
+        if (mode == StateMode.COMPAT) {
+            assertEquals(RecoveryResult.Kind.NO_CANDIDATE, r.kind(), "compat: nothing holds an Alert cluster");
+        } else {
+            assertEquals(List.of(id), r.recoveredIds(), "fenced: a held row is a candidate in any state");
+            assertEquals(null, FencedFixtures.fence(db, id).owner(), "released");
+            ClusterOperationGuard<State, Event> next = FencedFixtures.guard(db, mode, new Owner(MS3, 1, 7));
+            enter(next, id, Operation.START, OperationEntry.Kind.PROCEEDED);
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}: of two concurrent destroys exactly one goes ahead")
     @MethodSource("cases")
     void twoDestroys(Databases.Db db, StateMode mode) throws SQLException {
