@@ -217,7 +217,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int s = states.code(started.state(), "started.state");
         int c = states.code(current.state(), "current.state");
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
-        int m = hold == null || hold.movedTo() == null ? NativeBridge.NONE : states.code(hold.movedTo(), "hold.movedTo");
+        int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
         int packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().ordinal(), s, started.version(), h,
                 hold == null ? 0 : hold.token().version(), m, c, current.version(), current.isHeld());
         switch (packed & 0xFF) {
@@ -257,9 +257,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** A compat completion: of an operation that moved the cluster to {@code movedTo} (null: it did not). */
     public StateWrite<S, E> completion(S movedTo, Outcome outcome) {
-        if (movedTo != null) {
-            states.code(movedTo, "movedTo");
-        }
+        codeOrNone(movedTo, "movedTo");
         return completionOf(movedTo == null ? null : new Hold<>(Token.of(movedTo), movedTo), outcome);
     }
 
@@ -268,7 +266,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(outcome, "outcome");
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
         long v = hold == null ? 0 : hold.token().version();
-        int m = hold == null || hold.movedTo() == null ? NativeBridge.NONE : states.code(hold.movedTo(), "hold.movedTo");
+        int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
         int packed = NativeBridge.completion(modeCode, profileCode, h, v, m, outcome.ordinal());
         if ((packed & 0xFF) == NativeCodes.COMPLETION_LEAVE) {
             return null;
@@ -439,6 +437,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     int stateCode(S state, String argument) {
         return states.code(state, argument);
+    }
+
+    private int codeOrNone(S state, String argument) {
+        return state == null ? NativeBridge.NONE : states.code(state, argument);
     }
 
     /** The host's state of a library code, or null (none, or a name the host lacks). */

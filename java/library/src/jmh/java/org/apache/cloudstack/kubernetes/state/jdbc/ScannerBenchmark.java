@@ -95,7 +95,7 @@ public final class ScannerBenchmark {
                 for (int pass = -1; pass < passes; pass++) { // pass -1: untimed warm-up
                     reset(admin, stuck);
                     long t0 = System.nanoTime();
-                    RecoveryResult r = scanner.recoverOrphanedOperationStates();
+                    RecoveryResult<State> r = scanner.recoverOrphanedOperationStates();
                     long t1 = System.nanoTime();
                     check("scanner", r.recoveredIds().size(), stuckCount);
                     scannerStatements = r.statements();

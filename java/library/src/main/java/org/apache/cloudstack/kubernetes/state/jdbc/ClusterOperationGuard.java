@@ -22,24 +22,17 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The state rules of CloudStack's CKS action workers ({@code KubernetesClusterActionWorker} and
- * its scale / add-nodes subclasses), on the database, in the DAO's mode: the native core decides
- * every move and the {@link KubernetesClusterStateDao} applies it by compare-and-set.
+ * The state rules of CloudStack's CKS action workers ({@code KubernetesClusterActionWorker} and its
+ * scale / add-nodes subclasses) in the DAO's mode: the native core decides every move, the
+ * {@link KubernetesClusterStateDao} applies it. An operation enters its state before changing
+ * anything (a lost race fails with "please retry" and moves nothing), a scale enters its scaling
+ * state once, a completion ends only what the operation's entry left (compat: from the state it
+ * moved the cluster to; fenced: by the token it wrote, releasing the cluster), and add-nodes enters
+ * Importing before the binaries ISO is attached. Fenced, an entry takes the cluster for its owner,
+ * so of two destroys, two Alert starts, or a start and a scale of a Created cluster one goes ahead.
  *
- * <ul>
- *   <li>{@link #transitToOperationState}: enter the operation's state before changing anything;
- *       on a lost race, fail with "please retry" and move nothing. Fenced: the entry (TRANSITION
- *       and PROCEED alike) takes the cluster with this operation's owner, so of two destroys, two
- *       Alert starts, or a start and a scale of a Created cluster exactly one goes ahead.</li>
- *   <li>{@link #enterScalingState}: once per scale operation, at its first scaling step (fenced:
- *       by the token read at {@link #beginScale}; from Created it only takes the cluster).</li>
- *   <li>{@link #complete}: from the state the operation moved the cluster to, only if it is still
- *       there (fenced: by the token its entry wrote, releasing the cluster, so a zombie completion
- *       after the scanner failed the operation misses).</li>
- *   <li>{@link #addNodes}: Importing is entered before the binaries ISO is attached.</li>
- * </ul>
- * Thread-safe. Bind the owner per operation with {@link #withOwner} (fenced mode needs it before any
- * entry; one bound guard per operation: it remembers what the operation holds, for {@link #abandon}).
+ * <p>Thread-safe. Bind the owner per operation with {@link #withOwner} (fenced needs it; one bound
+ * guard per operation: it remembers what the operation holds, for {@link #abandon}).
  */
 public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
@@ -89,11 +82,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
     }
 
-    /**
-     * Enters {@code operation} on {@code current}, the state the worker loaded with the cluster: the
-     * decision is made on it, and the entry's compare-and-set expects exactly it, so if the row has
-     * moved since, the operation lost the race (LOST_RACE, "please retry"; nothing is moved).
-     */
+    /** Enters {@code operation} on {@code current}, the state the worker loaded: a row moved since loses the race. */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, S current) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(current, "current");
@@ -135,11 +124,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         }
     }
 
-    /**
-     * Completes the operation of an entry; true when the completion changed the row. An entry that
-     * did not go ahead writes nothing; a miss means the cluster has moved on (fenced: was taken from
-     * this operation): leave it.
-     */
+    /** Completes the operation of an entry; true when it changed the row (a miss: the cluster moved on). */
     public boolean complete(long clusterId, OperationEntry<S, E> entry, Outcome outcome) {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(outcome, "outcome");
@@ -165,11 +150,9 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * One scaling step of a scale or autoscale operation. The first step that changes the cluster
-     * enters Scaling / ScalingStoppedCluster by compare-and-set (fenced: from Created, takes the
-     * cluster); later steps transition nothing (and read nothing once the operation holds it).
-     * Started from Created: only settings change, after re-reading the row (TAKEN_SINCE if a start
-     * has taken the cluster since).
+     * One scaling step: the first that changes the cluster enters Scaling / ScalingStoppedCluster
+     * (fenced, from Created: takes it); later ones neither transition nor read. From Created only the
+     * settings change, after a re-read (TAKEN_SINCE if a start has taken the cluster since).
      */
     public ScaleEntry<S, E> enterScalingState(ScaleOperation<S, E> scale, long clusterId) {
         Objects.requireNonNull(scale, "scale");
@@ -219,10 +202,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * The start of an add-nodes operation: enters Importing, and only then runs
-     * {@code attachBinariesIso}, so a refused add or a lost race attaches nothing. Whenever the hook
-     * does not return normally, the operation is failed in a finally-path (only if the cluster is
-     * still where this add left it) and the throwable propagates.
+     * Add nodes: enters Importing, and only then runs {@code attachBinariesIso} (a refused add or a
+     * lost race attaches nothing); a hook that throws fails the operation on its way out.
      */
     public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
         Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
@@ -243,11 +224,10 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * The finally-path of a worker that ends by an exception before its completion: fails, by their
-     * tokens, the entry and the scales this operation holds (a write stored its owner: fenced mode)
-     * and has not completed, so the cluster is not left held by a live owner. True when a write hit.
-     * A database error is thrown as {@link StateStoreException}; what could not be written stays
-     * held until this server restarts (then the scanner frees it).
+     * The finally-path of a worker that ends by an exception before its completion: fails by token
+     * what this operation still holds (fenced; compat holds nothing), so no live owner keeps the
+     * cluster. True when a write hit. What a database error left held is freed by the scanner once
+     * this server restarts.
      */
     public boolean abandon(long clusterId) {
         // Each hold is forgotten only once its write was answered (hit or miss): a caller may

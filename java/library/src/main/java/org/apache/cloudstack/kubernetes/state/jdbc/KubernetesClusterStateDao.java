@@ -19,27 +19,14 @@ import org.apache.logging.log4j.Logger;
 /**
  * The only writer of {@code kubernetes_cluster.state}: a compare-and-set that replaces CloudStack's
  * {@code KubernetesClusterDaoImpl.updateState} (which wrote by id alone and always returned true).
- * The machine's {@link StateMode} picks the SQL, and only the SQL:
- * <ul>
- *   <li>COMPAT: {@value #CAS_SQL}. The table has no self-loop and the DAO refuses one (false, no
- *       SQL), so the UPDATE always sets a state different from the one its WHERE clause matched.</li>
- *   <li>FENCED: {@value #FENCED_CAS_SQL}. It stores the next version and the write's owner (NULL
- *       releases the cluster); the new version always differs from the old.</li>
- * </ul>
- * Either way a row that matches is a row that changes, so a hit is 1 and a miss 0 whether the
- * driver reports found or affected rows (Connector/J {@code useAffectedRows}).
+ * The machine's {@link StateMode} picks the SQL, and only the SQL: COMPAT {@value #CAS_SQL}; FENCED
+ * {@value #FENCED_CAS_SQL}, storing the next version and the write's owner (NULL releases). A write
+ * of another shape than the core's (not a table transition, a version not bumped by one, a mode's
+ * write in the other mode) is refused: false, no SQL. Why a hit never depends on found vs affected
+ * rows, and why a lost race is a miss, not an error: the package documentation.
  *
- * <p><b>Lost race</b>: a deadlock or serialization failure (SQLState class 40, e.g. 40001; MySQL
- * error 1213) or a lock wait timeout (MySQL 1205, H2 50200) means another writer had the row: the
- * transaction is rolled back, logged, and the result is {@code false}. Other SQL failures throw
- * {@link StateStoreException}. A write of another shape than the core's (not a table transition,
- * a version not bumped by one, a versioned write in compat mode or the reverse) is refused: false,
- * no SQL.
- *
- * <p>History: a DAO made by {@link #withHistory(Long)} also inserts one {@code cks_state_history}
- * row per state change, in the same transaction (off by default, so CloudStack's schema is untouched).
- *
- * <p>Thread-safe: no mutable state; every call uses its own connection from the source.
+ * <p>A DAO made by {@link #withHistory(Long)} also inserts one {@code cks_state_history} row per
+ * state change, in the same transaction. Thread-safe: every call uses its own connection.
  */
 public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStateDao.class);
@@ -76,11 +63,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         this.msid = msid;
     }
 
-    /**
-     * A DAO like this one that also records every change in {@code cks_state_history} (create it
-     * with {@link CloudStackSchema#createHistory}); {@code msid} is this management server's id,
-     * or null.
-     */
+    /** This DAO recording history ({@link CloudStackSchema#createHistory}); {@code msid}: this server, or null. */
     public KubernetesClusterStateDao<S, E> withHistory(Long managementServerId) {
         return new KubernetesClusterStateDao<>(machine, source, true, managementServerId);
     }
@@ -103,11 +86,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     }
 
     /**
-     * Upstream's {@code updateState}: moves the cluster from {@code expected} by {@code event} to the
-     * table's next state, compared on the state alone (on a fenced schema the trigger bumps the
-     * version). True when this call changed the row; false when the cluster is not in
-     * {@code expected} any more (or is removed, or does not exist), when there is no transition,
-     * or when the race was lost to a concurrent writer.
+     * Upstream's {@code updateState}: from {@code expected} by {@code event}, compared on the state
+     * alone (a fenced schema's trigger bumps the version). True when this call changed the row.
      */
     public boolean updateState(long clusterId, S expected, E event) {
         Objects.requireNonNull(expected, "expected");
@@ -130,10 +110,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return apply(clusterId, StateWrite.of(update));
     }
 
-    /**
-     * Applies one write the native core decided (an entry, a scaling step, a completion, a
-     * recovery or reconcile step); true when it hit (the row had exactly the expected token).
-     */
+    /** Applies one write the native core decided; true when it hit (the row had exactly the expected token). */
     public boolean apply(long clusterId, StateWrite<S, E> write) {
         Objects.requireNonNull(write, "write");
         if (!valid(clusterId, write, fenced)) {
@@ -233,10 +210,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return true;
     }
 
-    /**
-     * The compare-and-set on a connection in manual-commit mode: commits on a hit, rolls back on a
-     * miss or a failure. Lost races give false; other failures are thrown.
-     */
+    /** On a manual-commit connection: commits a hit, rolls back a miss or a failure. */
     private boolean compareAndSet(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
         return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w, tx -> {
             int rows;

@@ -28,30 +28,22 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The database side of CloudStack's CKS status scanner ({@code KubernetesClusterManagerImpl}), in
- * the DAO's mode, run by the caller on every pass (CloudStack: every 30 s under a global lock).
+ * The database side of CloudStack's CKS status scanner ({@code KubernetesClusterManagerImpl}) in the
+ * DAO's mode; the caller runs the passes (CloudStack: every 30 s under a global lock).
  *
- * <p><b>Orphan recovery</b> ({@link #recoverOrphanedOperationStates()}): one query reads the
- * CloudManaged, not removed candidates (in an operation's state; fenced: or held by an operation,
- * with version and owner) and commits; without a candidate the pass ends there. Then one
- * {@link AsyncJobLookup} (1 or 2 statements); fenced also reads {@code mshost} with each
- * heartbeat's age computed by the database ({@code TIMESTAMPDIFF(SECOND, last_update, NOW())}, no
- * local clock; a removed row counts as Down) and, for owners whose job is not IN_PROGRESS, whether
- * that job row has ended. The native core plans the pass (compat: a candidate no IN_PROGRESS job
- * names while no job of unknown cluster runs; fenced: also only when its owner is provably gone or
- * its owner's job ended) and each recovery is one compare-and-set on the token that was read, so an
- * operation that ended or began in between makes it miss, and a job created after the cluster read
- * is still seen.
+ * <p><b>Orphan recovery</b>: reads the CloudManaged candidates (in an operation's state; fenced: or
+ * held, with version and owner) and commits; without one the pass ends. Then the IN_PROGRESS cluster
+ * jobs ({@link AsyncJobLookup}); fenced also {@code mshost}, heartbeat ages computed by the database,
+ * and whether owners' jobs have ended. The core plans; each recovery is one compare-and-set on the
+ * token read, so an operation that ended or began since makes it miss, and a job created after the
+ * cluster read is still seen.
  *
- * <p><b>Alert reconciliation and fault detection</b> ({@link #reconcileAlertClusters}): one
- * grouped query lists the Alert and Running clusters with a summary of their VMs; the core plans
- * the steps per cluster, applied in order by compare-and-set on the row as listed, stopping at the
- * first miss, so a recovery (Alert -> Recovering -> Running) is completed only by the pass that
- * started it (fenced: a held row is left alone, and the scanner holds the cluster between the steps).
+ * <p><b>Alert reconciliation and fault detection</b>: one grouped query lists the Alert and Running
+ * clusters with a summary of their VMs; the core plans steps per cluster, applied in order on the row
+ * as listed, stopping at the first miss (a recovery is completed only by the pass that started it).
  *
- * <p>Statements per pass: recovery 1 (no candidate), else 2 (fenced 3) + (1 if some job has a NULL
- * instance_id and a uuid) + one per write; reconciliation 1 + one per step applied. Neither grows
- * with the number of clusters except by the writes of clusters it moves.
+ * <p>Statements per pass: recovery 1 without a candidate, else 2 (fenced 3), +1 for jobs known by
+ * uuid only, + one per write; reconciliation 1 + one per step applied. Neither grows with the clusters.
  */
 public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStatusScanner.class);
@@ -114,24 +106,20 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     }
 
     /** One orphan-recovery pass (see the class comment). */
-    public RecoveryResult recoverOrphanedOperationStates() {
-        return ScanPass.run(source, "status scanner: orphan recovery", (c, counter) -> recover(c, counter, null, true));
+    public RecoveryResult<S> recoverOrphanedOperationStates() {
+        return orphanRecovery(true);
     }
 
     /**
-     * The same pass in detail: with {@code apply} it is {@link #recoverOrphanedOperationStates()};
-     * without, it reads and plans and writes nothing (what it would do now: cks-state scan, explain).
+     * The same pass: with {@code apply} it is {@link #recoverOrphanedOperationStates()}; without, it
+     * reads and plans and writes nothing (what it would do now: cks-state scan, explain).
      */
-    public RecoveryReport<S> orphanRecovery(boolean apply) {
-        List<RecoveryReport.Planned<S>> planned = new ArrayList<>();
-        RecoveryResult r = ScanPass.run(source, "status scanner: orphan recovery" + (apply ? "" : " preview"),
-                (c, counter) -> recover(c, counter, planned, apply));
-        return new RecoveryReport<>(r.kind(), r.candidateIds(), planned, r.unknownJobIds(), apply);
+    public RecoveryResult<S> orphanRecovery(boolean apply) {
+        return ScanPass.run(source, "status scanner: orphan recovery" + (apply ? "" : " preview"),
+                (c, counter) -> recover(c, counter, apply));
     }
 
-    /** The pass; {@code report} (may be null) collects each planned recovery; without {@code apply} nothing is written. */
-    private RecoveryResult recover(Connection c, StatementCounter counter, List<RecoveryReport.Planned<S>> report,
-            boolean apply) throws SQLException {
+    private RecoveryResult<S> recover(Connection c, StatementCounter counter, boolean apply) throws SQLException {
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
@@ -144,8 +132,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         c.commit();
         listener.candidatesRead();
         if (candidates.isEmpty()) {
-            return new RecoveryResult(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), List.of(),
-                    counter.count());
+            return result(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), counter, apply);
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
@@ -164,15 +151,12 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
             }
             LOG.info("Status scanner: IN_PROGRESS Kubernetes cluster job(s) {} of unknown cluster; recovering"
                     + " nothing this pass", unknown);
-            return new RecoveryResult(RecoveryResult.Kind.WAITED, candidateIds, List.of(), List.of(), unknown,
-                    counter.count());
+            return result(RecoveryResult.Kind.WAITED, candidateIds, List.of(), unknown, counter, apply);
         }
         if (plan.recoveries().isEmpty()) {
-            return new RecoveryResult(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(),
-                    List.of(), counter.count());
+            return result(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(), counter, apply);
         }
-        List<Long> recovered = new ArrayList<>();
-        List<Long> missed = new ArrayList<>();
+        List<RecoveryResult.Planned<S>> planned = new ArrayList<>();
         for (ClusterRecovery<S, E> r : plan.recoveries()) {
             StateWrite<S, E> w = r.write();
             Boolean hit = null;
@@ -184,25 +168,25 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 } finally {
                     listener.afterRecovery(r.clusterId(), hit);
                 }
-                (hit ? recovered : missed).add(r.clusterId());
                 if (hit) {
                     LOG.warn("Status scanner: Kubernetes cluster {} was left by its operation ({}): {}", r.clusterId(),
                             r.reason().description(), w);
                 }
             }
-            if (report != null) {
-                report.add(new RecoveryReport.Planned<>(r.clusterId(), w.expected().state(), w.target().state(),
-                        r.reason().description(), hit));
-            }
+            planned.add(new RecoveryResult.Planned<>(r.clusterId(), w.expected().state(), w.target().state(),
+                    r.reason().description(), hit));
         }
-        return new RecoveryResult(RecoveryResult.Kind.RECOVERED, candidateIds, recovered, missed, List.of(),
-                counter.count());
+        return result(RecoveryResult.Kind.RECOVERED, candidateIds, planned, List.of(), counter, apply);
+    }
+
+    private static <S extends Enum<S>> RecoveryResult<S> result(RecoveryResult.Kind kind, List<Long> candidateIds,
+            List<RecoveryResult.Planned<S>> planned, List<Long> unknown, StatementCounter counter, boolean apply) {
+        return new RecoveryResult<>(kind, candidateIds, planned, unknown, counter.count(), apply);
     }
 
     /**
-     * The owners' jobs that are no longer IN_PROGRESS but whose rows remain: their operations ended
-     * without releasing the cluster. Asked only for owners whose job is not among the IN_PROGRESS
-     * ones, so a pass with only live operations (and every compat pass) runs no extra statement.
+     * Owners' jobs whose rows say they ended: their operations ended without releasing the cluster.
+     * Asked only for owners whose job is not IN_PROGRESS, so most passes (and every compat one) ask none.
      */
     private static <S> long[] endedOwnerJobs(Connection c, List<ClusterSnapshot<S>> candidates, long[] inProgress)
             throws SQLException {
@@ -251,10 +235,9 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     }
 
     /**
-     * One Alert-reconciliation / fault-detection pass. {@code healthy} tells whether the
-     * Kubernetes cluster with this id answers (API server up, nodes ready): the database cannot
-     * know. It is asked only for Alert clusters whose VMs all run; a Running cluster is judged on
-     * its VM states alone, as CloudStack does.
+     * One Alert-reconciliation / fault-detection pass. {@code healthy}: does this cluster's
+     * Kubernetes answer? Asked only for Alert clusters whose VMs all run; a Running cluster is judged
+     * on its VMs alone, as CloudStack does.
      */
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Objects.requireNonNull(healthy, "healthy");

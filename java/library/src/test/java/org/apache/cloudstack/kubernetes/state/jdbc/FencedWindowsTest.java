@@ -71,7 +71,7 @@ class FencedWindowsTest {
                 }
             }
         });
-        RecoveryResult r = scanner.recoverOrphanedOperationStates();
+        RecoveryResult<State> r = scanner.recoverOrphanedOperationStates();
         if (mode == StateMode.COMPAT) {
             assertEquals(List.of(id), r.recoveredIds(), "compat: the scanner failed B, which is live");
             assertEquals(State.Alert, f.state(id));
@@ -124,7 +124,7 @@ class FencedWindowsTest {
         ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
         enter(a, id, Operation.START, OperationEntry.Kind.PROCEEDED); // a start from Alert keeps the state
         FencedFixtures.restart(f, MS1, 2); // its server restarts: the start is gone, its hold is not
-        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
         assertEquals(State.Alert, f.state(id));
         if (mode == StateMode.COMPAT) {
             assertEquals(RecoveryResult.Kind.NO_CANDIDATE, r.kind(), "compat: nothing holds an Alert cluster");
@@ -204,7 +204,7 @@ class FencedWindowsTest {
         ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("DELETE FROM async_job WHERE id = " + jobA); // a lowered job.expire.minutes
-        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
         if (mode == StateMode.COMPAT) {
             assertEquals(List.of(id), r.recoveredIds(), "compat: no job, so the live upgrade is failed");
             assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED));
@@ -233,7 +233,7 @@ class FencedWindowsTest {
         enter(o, orphan, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("UPDATE async_job SET job_status = 2 WHERE job_init_msid = " + MS3);
         f.update("UPDATE mshost SET state = 'Down' WHERE msid = " + MS3);
-        RecoveryResult r = FencedFixtures.scanner(db, mode, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
+        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
         assertEquals(State.Upgrading, f.state(live), "nobody fails the live upgrade");
         if (mode == StateMode.COMPAT) {
             assertEquals(RecoveryResult.Kind.WAITED, r.kind(), "compat: the unknown job blocks every recovery");
@@ -333,7 +333,7 @@ class FencedWindowsTest {
                 "a live operation with its job in progress is never touched");
         // Its completion write failed (a database error), then the worker ended its job; the server stays up.
         f.update("UPDATE async_job SET job_status = 2 WHERE id = " + jobA);
-        RecoveryResult r = scanner.recoverOrphanedOperationStates();
+        RecoveryResult<State> r = scanner.recoverOrphanedOperationStates();
         assertEquals(List.of(id), r.recoveredIds(), "the ended operation's cluster is recovered, server up or not");
         assertEquals(State.Alert, f.state(id));
         assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED), "a late completion misses");

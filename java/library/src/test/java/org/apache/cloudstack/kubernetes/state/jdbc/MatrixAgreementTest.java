@@ -88,7 +88,7 @@ class MatrixAgreementTest {
                             jobs.add(f.jobWithInstanceId(ids[k]));
                         }
                     }
-                    RecoveryResult result = scanner.recoverOrphanedOperationStates();
+                    RecoveryResult<State> result = scanner.recoverOrphanedOperationStates();
                     out.add(step + " recover " + result.kind() + " " + indexes(result.recoveredIds(), index)
                             + " missed " + indexes(result.missedIds(), index));
                     f.update("UPDATE async_job SET job_status = 1");

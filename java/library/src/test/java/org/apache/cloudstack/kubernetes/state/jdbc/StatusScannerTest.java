@@ -60,7 +60,7 @@ class StatusScannerTest {
         f.job(0, "VirtualMachine", orphanScaling, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
 
         StatementCounter counter = new StatementCounter(db.source());
-        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
 
         assertEquals(RecoveryResult.Kind.RECOVERED, result.kind());
         assertEquals(Set.of(orphanScaling, orphanUpgrading, withJob, withUuidJob, withRemovedJobRow, finishedJobOnly),
@@ -90,7 +90,7 @@ class StatusScannerTest {
         long unknown = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"response\":\"json\"}", false);
         StatementCounter counter = new StatementCounter(db.source());
 
-        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(List.of(unknown), result.unknownJobIds());
         assertEquals(List.of(), result.recoveredIds());
@@ -99,7 +99,7 @@ class StatusScannerTest {
 
         // Once that job ends, the orphan is recovered.
         f.update("UPDATE async_job SET job_status = 2 WHERE id = " + unknown);
-        RecoveryResult next = scanner(db, mode, counter).recoverOrphanedOperationStates();
+        RecoveryResult<State> next = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(List.of(orphan), next.recoveredIds());
         assertEquals(State.Alert, f.state(orphan));
     }
@@ -116,7 +116,7 @@ class StatusScannerTest {
         }
         // A job that records no resource type at all, of a CKS cluster command: counted too.
         jobs.add(f.job(0, null, null, Fixtures.SCALE_CMD, "{\"id\":\"also-unknown\"}", false));
-        RecoveryResult result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(jobs, result.unknownJobIds());
         assertEquals(State.Stopping, f.state(orphan));
@@ -133,7 +133,7 @@ class StatusScannerTest {
         }
         f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{}", false); // would make it wait
         StatementCounter counter = new StatementCounter(db.source());
-        RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.NO_CANDIDATE, result.kind());
         assertTrue(result.jobLookupSkipped());
         assertEquals(1, counter.count(), counter.statements().toString());
@@ -160,7 +160,7 @@ class StatusScannerTest {
             long orphanA = f.cluster(State.Importing);
             long orphanB = f.cluster(State.Recovering);
             StatementCounter counter = new StatementCounter(db.source());
-            RecoveryResult result = scanner(db, mode, counter).recoverOrphanedOperationStates();
+            RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
             assertEquals(List.of(orphanA, orphanB), result.recoveredIds());
             counts[i] = counter.count();
             System.out.printf("%s recovery pass over %d busy + %d running + 2 orphan clusters: %d statements%n", db,
@@ -185,7 +185,7 @@ class StatusScannerTest {
                 assertTrue(new Fixtures(db).dao().updateState(id, State.Scaling, Event.OperationSucceeded));
             }
         });
-        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner.recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.RECOVERED, result.kind());
         assertEquals(List.of(), result.recoveredIds());
         assertEquals(List.of(id), result.missedIds());
@@ -209,7 +209,7 @@ class StatusScannerTest {
                 }
             }
         });
-        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner.recoverOrphanedOperationStates();
         assertEquals(List.of(other), result.recoveredIds());
         assertEquals(State.Starting, f.state(id));
         assertEquals(State.Alert, f.state(other));
@@ -252,7 +252,7 @@ class StatusScannerTest {
                 events.add("listed");
             }
         });
-        RecoveryResult result = scanner.recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner.recoverOrphanedOperationStates();
         assertEquals(List.of(a), result.recoveredIds());
         assertEquals(List.of(b), result.missedIds());
         assertEquals(State.Alert, f.state(a));
@@ -267,7 +267,7 @@ class StatusScannerTest {
     void sendsAStartingClusterToAlert(Databases.Db db, StateMode mode) throws SQLException {
         Fixtures f = FencedFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
-        RecoveryResult result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
+        RecoveryResult<State> result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(List.of(id), result.recoveredIds());
         assertEquals(State.Alert, f.state(id));
     }
@@ -281,7 +281,7 @@ class StatusScannerTest {
             ids.add(f.cluster(s));
         }
         KubernetesClusterStateDao<State, Event> dao = f.dao(mode).withHistory(7L);
-        RecoveryResult result = new KubernetesClusterStatusScanner<>(dao, () -> SCANNER)
+        RecoveryResult<State> result = new KubernetesClusterStatusScanner<>(dao, () -> SCANNER)
                 .recoverOrphanedOperationStates();
         assertEquals(Set.copyOf(ids), Set.copyOf(result.recoveredIds()));
         for (long id : ids) {

@@ -17,7 +17,6 @@ import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
-import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 
@@ -81,8 +80,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {
         KubernetesClusterStatusScanner<S, E> scanner = new KubernetesClusterStatusScanner<>(
                 new KubernetesClusterStateDao<>(machine.withMode(mode), source), () -> NO_SCANNER);
-        RecoveryReport<S> preview = scanner.orphanRecovery(false);
-        RecoveryReport.Planned<S> planned = preview.plannedFor(cluster.id());
+        RecoveryResult<S> preview = scanner.orphanRecovery(false);
+        RecoveryResult.Planned<S> planned = preview.plannedFor(cluster.id());
         if (planned != null) {
             return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.RECOVER, planned.to().name(), List.of(),
                     "the " + mode.label() + " scanner would move it " + planned.from() + " -> " + planned.to() + ": "

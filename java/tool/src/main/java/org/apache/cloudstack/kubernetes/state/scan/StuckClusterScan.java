@@ -14,7 +14,6 @@ import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
-import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryReport;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 
@@ -55,13 +54,13 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     }
 
     public Result run(boolean apply) throws SQLException {
-        RecoveryReport<S> report = scanner.orphanRecovery(apply);
+        RecoveryResult<S> report = scanner.orphanRecovery(apply);
         if (report.kind() == RecoveryResult.Kind.WAITED) {
             return new Result(true, report.unknownJobIds(), List.of());
         }
         Map<Long, String[]> names = names(report.planned());
         List<Finding> findings = new ArrayList<>();
-        for (RecoveryReport.Planned<S> p : report.planned()) {
+        for (RecoveryResult.Planned<S> p : report.planned()) {
             String[] uuidAndName = names.getOrDefault(p.clusterId(), new String[2]);
             findings.add(new Finding(p.clusterId(), uuidAndName[0], uuidAndName[1], p.from().name(), p.to().name(),
                     p.hit()));
@@ -70,11 +69,11 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** The uuid and name of each planned cluster, for the report. */
-    private Map<Long, String[]> names(List<RecoveryReport.Planned<S>> planned) throws SQLException {
+    private Map<Long, String[]> names(List<RecoveryResult.Planned<S>> planned) throws SQLException {
         Map<Long, String[]> out = new HashMap<>();
         try (Connection c = source.open()) {
             for (int from = 0; from < planned.size(); from += CHUNK) {
-                List<RecoveryReport.Planned<S>> chunk = planned.subList(from, Math.min(planned.size(), from + CHUNK));
+                List<RecoveryResult.Planned<S>> chunk = planned.subList(from, Math.min(planned.size(), from + CHUNK));
                 String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
                 try (PreparedStatement ps = c.prepareStatement("SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ("
                         + marks + ")")) {

@@ -46,7 +46,7 @@ final class ScannerRunner implements ScanListener {
         }
         try {
             return server.step(runid, () -> {
-                RecoveryResult recovery = scanner.recoverOrphanedOperationStates();
+                RecoveryResult<State> recovery = scanner.recoverOrphanedOperationStates();
                 ReconcileResult<State> reconcile = scanner.reconcileAlertClusters(id -> true);
                 stats.record(recovery, reconcile);
                 return true;

@@ -17,7 +17,7 @@ final class ScannerStats {
     /** Passes ended by a database error; the next pass starts afresh. */
     final AtomicInteger databaseErrors = new AtomicInteger();
 
-    void record(RecoveryResult recovery, ReconcileResult<?> reconcile) {
+    void record(RecoveryResult<?> recovery, ReconcileResult<?> reconcile) {
         passes.incrementAndGet();
         int pass = recovery.statements() + reconcile.statements();
         statements.addAndGet(pass);
