@@ -59,10 +59,6 @@ impl<'a, 'local> LongChunks<'a, 'local> {
         })
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
     /// The next chunk with the index of its first element, or None after the last one.
     pub(crate) fn next_chunk(&mut self) -> BridgeResult<Option<(usize, &[jlong])>> {
         let start = self.next_start;

@@ -46,7 +46,12 @@ struct CandidateArrays {
 
 impl CandidateArrays {
     fn decode(&self) -> BridgeResult<Vec<FencedCandidate>> {
-        let mut out = Vec::with_capacity(self.ids.len());
+        let n = self.ids.len();
+        same_length("clusterVersions", self.versions.len(), "clusterIds", n)?;
+        same_length("ownerMsids", self.msids.len(), "clusterIds", n)?;
+        same_length("ownerRunids", self.runids.len(), "clusterIds", n)?;
+        same_length("ownerJobIds", self.job_ids.len(), "clusterIds", n)?;
+        let mut out = Vec::with_capacity(n);
         for i in 0..self.ids.len() {
             let state = codec::state_at("clusterStates", i, self.states[i])?;
             let version = id("clusterVersions", i, self.versions[i])?;
@@ -91,6 +96,9 @@ fn hosts(
     ages: &[jlong],
 ) -> BridgeResult<Vec<MsHost>> {
     let n = msids.len();
+    same_length("hostRunids", runids.len(), "hostMsids", n)?;
+    same_length("hostStatuses", statuses.len(), "hostMsids", n)?;
+    same_length("hostAges", ages.len(), "hostMsids", n)?;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let status = match statuses[i] {
@@ -214,7 +222,7 @@ fn plan_compat(
 
 /// Result: [kind (skip, wait, recover), n, then n × (cluster id, packed (expected, event, target,
 /// reason), expected version or -1)]. Compat mode reads ids, states and job cluster ids only (the
-/// other arrays' lengths are still checked).
+/// other arrays must not be null).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planRecovery<
@@ -245,39 +253,25 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         let states = read_ints(env, "clusterStates", &cluster_states)?;
         let n = ids.len();
         same_length("clusterStates", states.len(), "clusterIds", n)?;
-        let fence_columns = [
+        // Every array must be there; compat reads (and checks) only ids, states and job clusters.
+        let longs = [
             ("clusterVersions", &cluster_versions),
             ("ownerMsids", &owner_msids),
             ("ownerRunids", &owner_runids),
             ("ownerJobIds", &owner_job_ids),
+            ("jobIds", &job_ids),
+            ("endedJobIds", &ended_job_ids),
+            ("hostMsids", &host_msids),
+            ("hostRunids", &host_runids),
+            ("hostAges", &host_ages),
         ];
-        for (name, array) in fence_columns {
-            same_length(name, array_length(env, name, array)?, "clusterIds", n)?;
+        for (name, array) in longs {
+            array_length(env, name, array)?;
         }
-        let job_count = array_length(env, "jobIds", &job_ids)?;
-        array_length(env, "endedJobIds", &ended_job_ids)?;
-        let host_count = array_length(env, "hostMsids", &host_msids)?;
-        same_length(
-            "hostRunids",
-            array_length(env, "hostRunids", &host_runids)?,
-            "hostMsids",
-            host_count,
-        )?;
-        same_length(
-            "hostStatuses",
-            array_length(env, "hostStatuses", &host_statuses)?,
-            "hostMsids",
-            host_count,
-        )?;
-        same_length(
-            "hostAges",
-            array_length(env, "hostAges", &host_ages)?,
-            "hostMsids",
-            host_count,
-        )?;
+        array_length(env, "hostStatuses", &host_statuses)?;
+        let job_count = array_length(env, "jobClusterIds", &job_cluster_ids)?;
         let (kind, recoveries) = if mode == Mode::Compat {
             let chunks = LongChunks::new(env, "jobClusterIds", &job_cluster_ids)?;
-            same_length("jobClusterIds", chunks.len(), "jobIds", job_count)?;
             plan_compat(profile, &ids, &states, chunks)?
         } else {
             plan_fenced(

@@ -42,11 +42,9 @@ public class PlanningBenchmark {
     private PureJava.RecoveryPlanner<State, Event> javaPlanner;
     private List<ClusterSnapshot<State>> candidates;
     private long[] jobClusterIds;
-    private long[] jobIds;
     // The same candidates already marshalled: planJniRaw is the native call alone.
     private long[] candidateIds;
     private int[] candidateStates;
-    private long[] noOwners;
 
     @Setup
     public void setUp() {
@@ -86,12 +84,6 @@ public class PlanningBenchmark {
             jobClusterIds[i] = jobClusterIds[k];
             jobClusterIds[k] = t;
         }
-        jobIds = new long[jobs];
-        for (int i = 0; i < jobs; i++) {
-            jobIds[i] = i;
-        }
-        noOwners = new long[clusters];
-        java.util.Arrays.fill(noOwners, -1);
         RecoveryPlan<State, Event> viaJni = planJni();
         RecoveryPlan<State, Event> viaJava = javaPlanner.plan(candidates, jobClusterIds);
         int expected = (clusters + 99) / 100;
@@ -103,14 +95,14 @@ public class PlanningBenchmark {
 
     @Benchmark
     public RecoveryPlan<State, Event> planJni() {
-        return machine.planRecovery(candidates, jobIds, jobClusterIds, NO_LONGS, List.of());
+        return machine.planRecovery(candidates, NO_LONGS, jobClusterIds, NO_LONGS, List.of()); // compat reads no job id
     }
 
     /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
     @Benchmark
     public long[] planJniRaw() {
-        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, candidateIds, candidateStates, noOwners, noOwners,
-                noOwners, noOwners, jobIds, jobClusterIds, NO_LONGS, NO_LONGS, NO_LONGS, NO_INTS, NO_LONGS);
+        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, candidateIds, candidateStates, NO_LONGS, NO_LONGS,
+                NO_LONGS, NO_LONGS, NO_LONGS, jobClusterIds, NO_LONGS, NO_LONGS, NO_LONGS, NO_INTS, NO_LONGS);
     }
 
     @Benchmark

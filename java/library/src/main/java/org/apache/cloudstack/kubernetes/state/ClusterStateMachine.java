@@ -305,10 +305,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int n = candidates.size();
         long[] ids = new long[n];
         int[] codes = new int[n];
-        long[] versions = new long[n];
-        long[] msids = new long[n];
-        long[] runids = new long[n];
-        long[] ownerJobs = new long[n];
+        // The fence columns cross only in fenced mode: compat reads none (and at 100k candidates
+        // four more arrays cost the pass more than its planning).
+        int f = mode == StateMode.FENCED ? n : 0;
+        long[] versions = new long[f];
+        long[] msids = new long[f];
+        long[] runids = new long[f];
+        long[] ownerJobs = new long[f];
         for (int i = 0; i < n; i++) {
             ClusterSnapshot<S> c = candidates.get(i);
             if (c == null) {
@@ -316,11 +319,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
             }
             ids[i] = c.id();
             codes[i] = states.code(c.state(), "candidates[" + i + "].state");
-            versions[i] = c.row().version();
-            Owner o = c.row().owner();
-            msids[i] = o == null ? -1 : o.msid();
-            runids[i] = o == null ? -1 : o.runid();
-            ownerJobs[i] = o == null ? -1 : o.jobId();
+            if (f > 0) {
+                versions[i] = c.row().version();
+                Owner o = c.row().owner();
+                msids[i] = o == null ? -1 : o.msid();
+                runids[i] = o == null ? -1 : o.runid();
+                ownerJobs[i] = o == null ? -1 : o.jobId();
+            }
         }
         int h = hosts.size();
         long[] hostMsids = new long[h];
@@ -344,7 +349,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
         require(jobClusterIds, "jobClusterIds");
-        return planRecovery(candidates, new long[jobClusterIds.length], jobClusterIds, new long[0], List.of());
+        long[] jobIds = mode == StateMode.FENCED ? new long[jobClusterIds.length] : new long[0]; // compat reads none
+        return planRecovery(candidates, jobIds, jobClusterIds, new long[0], List.of());
     }
 
     private RecoveryPlan<S, E> decodeRecoveries(long[] r) {

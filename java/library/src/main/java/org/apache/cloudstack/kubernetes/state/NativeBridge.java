@@ -85,8 +85,8 @@ final class NativeBridge {
      * Recovery pass. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
      * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
      * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid, runid, status
-     * ({@code HOST_*}), heartbeat age in database seconds. Compat mode reads only the ids, states and
-     * job cluster ids. Result: [kind ({@code RECOVERY_*}), n, n x (cluster id, expected | event << 8 |
+     * ({@code HOST_*}), heartbeat age in database seconds. Compat mode reads (and checks) only the ids,
+     * states and job cluster ids; the other arrays must not be null. Result: [kind ({@code RECOVERY_*}), n, n x (cluster id, expected | event << 8 |
      * target << 16 | reason << 24, expected version or -1)], reason {@code GONE_*}.
      */
     static native long[] planRecovery(int mode, int profile, long[] clusterIds, int[] clusterStates,

@@ -128,19 +128,25 @@ class NativeBridgeBadInputTest {
         bad("endedJobIds", () -> recovery(mode, one, scaling, v, free, NO_LONGS, NO_LONGS, null));
         bad("clusterStates", () -> recovery(mode, new long[] {1, 2}, scaling, new long[2], new long[] {-1, -1},
                 NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("clusterVersions", () -> recovery(mode, one, scaling, NO_LONGS, free, NO_LONGS, NO_LONGS, NO_LONGS));
         bad("clusterStates", () -> recovery(mode, one, new int[] {STATES}, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
         bad("clusterIds", () -> recovery(mode, new long[] {-5}, scaling, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
         bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, new long[] {3}, new long[] {-2}, NO_LONGS));
-        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, new long[] {3, 4}, new long[] {1}, NO_LONGS));
-        bad("hostStatuses", () -> NativeBridge.planRecovery(mode, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[0],
-                new long[] {0}));
     }
 
-    /** The fenced pass also reads owners, hosts and ended jobs. */
+    /** The fenced pass also reads versions, owners, job ids, hosts and ended jobs (compat reads none of them). */
     @Test
     void fencedRecoveryColumns() {
+        long[] one = {1};
+        int[] scaling = {5};
+        bad("clusterVersions", () -> recovery(FENCED, one, scaling, NO_LONGS, new long[] {-1}, NO_LONGS, NO_LONGS,
+                NO_LONGS));
+        bad("jobClusterIds", () -> recovery(FENCED, one, scaling, new long[] {0}, new long[] {-1}, new long[] {3, 4},
+                new long[] {1}, NO_LONGS));
+        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[0],
+                new long[] {0}));
+        long[] compat = recovery(COMPAT, one, scaling, NO_LONGS, NO_LONGS, new long[] {3, 4}, new long[] {1}, NO_LONGS);
+        assertEquals(NativeCodes.RECOVERY_RECOVER, compat[0], "compat reads neither versions nor job ids");
         bad("ownerMsids", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-7},
                 NO_LONGS, NO_LONGS, NO_LONGS));
         bad("clusterVersions", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {-1},
