@@ -86,6 +86,34 @@ impl fmt::Display for ScaleRefusal {
 
 impl std::error::Error for ScaleRefusal {}
 
+/// Why a scale of a never-started cluster fails at a step: a start has taken the cluster since the
+/// request was accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TakenSince {
+    pub kind: ScaleKind,
+    /// The state the cluster is in now.
+    pub now: State,
+}
+
+impl fmt::Display for TakenSince {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verb = match self.kind {
+            ScaleKind::ScaleUp => "scale up",
+            ScaleKind::ScaleDown => "scale down",
+            ScaleKind::OfferingChange => "change the service offering of",
+            ScaleKind::Autoscale => "autoscale",
+        };
+        write!(
+            f,
+            "Cannot {verb} the Kubernetes cluster: another operation has taken it since the request \
+             was accepted (it is now in state {}), please retry",
+            self.now
+        )
+    }
+}
+
+impl std::error::Error for TakenSince {}
+
 /// What one scaling step does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScalingStep {

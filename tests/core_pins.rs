@@ -115,3 +115,17 @@ fn refusals_name_the_operation_and_the_state() {
         "Scale is not allowed for a Kubernetes cluster in state Stopped"
     );
 }
+
+#[test]
+fn a_scale_taken_since_names_the_verb_and_the_state_now() {
+    use cks_state::scaling::TakenSince;
+    let taken = TakenSince {
+        kind: ScaleKind::OfferingChange,
+        now: State::Starting,
+    };
+    assert_eq!(
+        taken.to_string(),
+        "Cannot change the service offering of the Kubernetes cluster: another operation has taken \
+         it since the request was accepted (it is now in state Starting), please retry"
+    );
+}

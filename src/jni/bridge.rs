@@ -159,19 +159,24 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
+/// The message of a failed scale: refused from the state it started from, or (`now` not -1) taken
+/// since by another operation.
 #[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleRefusalReason(
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleMessage(
     mut env: JNIEnv,
     _class: JClass,
     scale_kind: jint,
-    state: jint,
+    started: jint,
+    now: jint,
 ) -> jstring {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let refusal = crate::scaling::ScaleRefusal {
-            kind: codec::scale_kind("scaleKind", scale_kind)?,
-            state: codec::state("state", state)?,
+        let kind = codec::scale_kind("scaleKind", scale_kind)?;
+        let state = codec::state("startedState", started)?;
+        let message = match codec::optional_state("nowState", now)? {
+            None => crate::scaling::ScaleRefusal { kind, state }.to_string(),
+            Some(now) => crate::scaling::TakenSince { kind, now }.to_string(),
         };
-        Ok(env.new_string(refusal.to_string())?.into_raw())
+        Ok(env.new_string(message)?.into_raw())
     })
 }
 

@@ -235,7 +235,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 return new ScaleStep<>(ScaleStep.Kind.ALREADY_ENTERED, null, null, null);
             case NativeCodes.SCALE_FAIL_TAKEN_SINCE:
                 return new ScaleStep<>(ScaleStep.Kind.FAIL_TAKEN_SINCE, null,
-                        ScaleMessages.takenSince(op.kind(), states.libraryName((packed >>> 16) & 0xFF)), null);
+                        NativeBridge.scaleMessage(op.kind().ordinal(), s, (packed >>> 16) & 0xFF), null);
             case NativeCodes.SCALE_BUSY:
                 return new ScaleStep<>(ScaleStep.Kind.BUSY, null, null, current.owner());
             case NativeCodes.SCALE_REFUSE:
@@ -497,7 +497,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** The core's message for a scale of this kind refused from this state (cold). */
     private static String scaleRefusal(ScaleKind kind, int startedCode) {
-        return NativeBridge.scaleRefusalReason(kind.ordinal(), startedCode);
+        return NativeBridge.scaleMessage(kind.ordinal(), startedCode, NativeBridge.NONE);
     }
 
     private String lacking(int packed) {

@@ -43,8 +43,12 @@ final class NativeBridge {
     /** The refusal message naming the operation and the state. Cold. */
     static native String refusalReason(int operation, int state);
 
-    /** The refusal message of a scale of this kind from this state. Cold. */
-    static native String scaleRefusalReason(int scaleKind, int state);
+    /**
+     * The message of a failed scale of this kind started from {@code startedState}: refused from it
+     * ({@code nowState} -1), or taken since by another operation (the cluster is now in
+     * {@code nowState}). Cold.
+     */
+    static native String scaleMessage(int scaleKind, int startedState, int nowState);
 
     /** [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits. Cold. */
     static native long[] constants();

@@ -158,7 +158,7 @@ class ConcurrencyTest {
         }
         for (int s = 0; s < states; s++) {
             out.add("refusal " + NativeBridge.refusalReason(s % Operation.values().length, s)
-                    + " | " + NativeBridge.scaleRefusalReason(s % ScaleKind.values().length, s));
+                    + " | " + NativeBridge.scaleMessage(s % ScaleKind.values().length, s, s % 3 == 0 ? -1 : s));
         }
         long[] ids = new long[states];
         int[] codes = new int[states];

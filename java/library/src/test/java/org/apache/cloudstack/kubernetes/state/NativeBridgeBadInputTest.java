@@ -55,8 +55,9 @@ class NativeBridgeBadInputTest {
         bad("state", () -> NativeBridge.decideEntry(0, 0, 255));
         bad("operation", () -> NativeBridge.refusalReason(-1, 0));
         bad("state", () -> NativeBridge.refusalReason(0, STATES));
-        bad("scaleKind", () -> NativeBridge.scaleRefusalReason(4, 0));
-        bad("state", () -> NativeBridge.scaleRefusalReason(0, -2));
+        bad("scaleKind", () -> NativeBridge.scaleMessage(4, 0, -1));
+        bad("startedState", () -> NativeBridge.scaleMessage(0, -2, -1));
+        bad("nowState", () -> NativeBridge.scaleMessage(0, 0, STATES));
     }
 
     private static final int COMPAT = NativeCodes.MODE_COMPAT;

@@ -214,7 +214,7 @@ class NativeJunkTest {
             }
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
-                "nextState", "decideEntry", "refusalReason", "scaleRefusalReason", "planRecovery", "setLogLevel",
+                "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
                 "forcePanic", "constants"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
@@ -278,11 +278,12 @@ class NativeJunkTest {
             int s = j.code(states);
             return expect(valid(o, OPERATIONS) && valid(s, states), () -> !NativeBridge.refusalReason(o, s).isEmpty());
         });
-        hammer("scaleRefusalReason", 9, j -> {
+        hammer("scaleMessage", 9, j -> {
             int k = j.code(SCALE_KINDS);
             int s = j.code(states);
-            return expect(valid(k, SCALE_KINDS) && valid(s, states),
-                    () -> !NativeBridge.scaleRefusalReason(k, s).isEmpty());
+            int now = j.code(states);
+            return expect(valid(k, SCALE_KINDS) && valid(s, states) && optional(now, states),
+                    () -> !NativeBridge.scaleMessage(k, s, now).isEmpty());
         });
     }
 

@@ -24,7 +24,7 @@ class NativeMethodsBoundTest {
             Map.entry("nextState", new Object[] {0, 0, 0}),
             Map.entry("decideEntry", new Object[] {0, 0, 0}),
             Map.entry("refusalReason", new Object[] {1, 5}),
-            Map.entry("scaleRefusalReason", new Object[] {0, 4}),
+            Map.entry("scaleMessage", new Object[] {0, 4, 1}),
             Map.entry("constants", new Object[] {}),
             Map.entry("entry", new Object[] {NativeCodes.MODE_FENCED, 0, 5, 2, 4L, false}),
             Map.entry("completion", new Object[] {NativeCodes.MODE_FENCED, 0, 7, 5L, 7, 0}),
