@@ -318,7 +318,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 throw new IllegalArgumentException("candidates[" + i + "] is null");
             }
             ids[i] = c.id();
-            codes[i] = states.code(c.state(), "candidates[" + i + "].state");
+            codes[i] = states.codeOrNone(c.state());
+            if (codes[i] < 0) { // the argument's name is built only for the error
+                throw states.foreign(c.state(), "candidates[" + i + "].state");
+            }
             if (f > 0) {
                 versions[i] = c.row().version();
                 Owner o = c.row().owner();

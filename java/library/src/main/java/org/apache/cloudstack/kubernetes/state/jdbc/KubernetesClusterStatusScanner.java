@@ -6,8 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -136,8 +136,11 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
-        List<MsHost> hosts = fenced ? hosts(c) : List.of();
-        c.commit();
+        List<MsHost> hosts = List.of();
+        if (fenced) {
+            hosts = hosts(c);
+            c.commit();
+        }
         listener.jobsRead();
         long[] jobIds = jobs.jobIds();
         long[] ended = endedOwnerJobs(c, candidates, jobIds);
@@ -190,20 +193,23 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
      */
     private static <S> long[] endedOwnerJobs(Connection c, List<ClusterSnapshot<S>> candidates, long[] inProgress)
             throws SQLException {
-        Set<Long> live = new HashSet<>();
-        for (long j : inProgress) {
-            live.add(j);
-        }
-        List<Long> asked = new ArrayList<>();
+        Set<Long> asked = new LinkedHashSet<>();
         for (ClusterSnapshot<S> k : candidates) {
             Owner o = k.row().owner();
-            if (o != null && o.hasJob() && !live.contains(o.jobId())) {
+            if (o != null && o.hasJob()) {
                 asked.add(o.jobId());
             }
         }
+        if (asked.isEmpty()) {
+            return new long[0];
+        }
+        for (long j : inProgress) {
+            asked.remove(j);
+        }
+        List<Long> owners = new ArrayList<>(asked);
         List<Long> ended = new ArrayList<>();
-        for (int from = 0; from < asked.size(); from += AsyncJobLookup.UUID_CHUNK) {
-            List<Long> chunk = asked.subList(from, Math.min(asked.size(), from + AsyncJobLookup.UUID_CHUNK));
+        for (int from = 0; from < owners.size(); from += AsyncJobLookup.UUID_CHUNK) {
+            List<Long> chunk = owners.subList(from, Math.min(owners.size(), from + AsyncJobLookup.UUID_CHUNK));
             String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM async_job WHERE job_status <> "
                     + AsyncJobLookup.IN_PROGRESS + " AND id IN (" + marks + ")")) {
