@@ -116,7 +116,7 @@ soak-fuzz:
 soak-java:
 	scripts/mariadb.sh start
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" \
-	  -Dsurefire.argLine="-Xcheck:jni -Dcks.junk.calls=$(SOAK_JUNK_CALLS) -Dcks.concurrency.millis=60000 -Dcks.restart.operations=4000 -Dcks.matrix.steps=1500" \
+	  -Dsurefire.argLine="-Xcheck:jni -Djunit.jupiter.execution.timeout.default=120m -Dcks.junk.calls=$(SOAK_JUNK_CALLS) -Dcks.concurrency.millis=60000 -Dcks.restart.operations=4000 -Dcks.matrix.steps=1500" \
 	  -Dtest='NativeJunkTest,NativeModeJunkTest,ConcurrencyTest,NativeLibraryLoaderTest,DatabaseFaultsTest,DatabaseRestartSimulationTest,MatrixAgreementTest' \
 	  -Dsurefire.failIfNoSpecifiedTests=false verify 2>&1 | tee target-soak.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc

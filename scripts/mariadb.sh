@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway MariaDB server for the JDBC tests: 127.0.0.1 only, its own port, socket and data
-# directory (the repo's .mariadb/, gitignored), database `cloud`, user cks/cks.
+# directory (the repo's .mariadb/, gitignored), database `cloud`, user cks/cks (also on `cks_sim`),
+# user cloudop (on `cloud`).
 #
 #   scripts/mariadb.sh install   install mariadb-server/-client from Debian's packages if missing
 #   scripts/mariadb.sh start     install if needed, initialise the data dir, start, wait, create db/user
@@ -25,6 +26,11 @@ LOG="$BASE/mariadbd.log"
 DB=cloud
 DB_USER=cks
 DB_PASS=cks
+# An empty database of its own for `simulate` (which refuses a database it did not create), and an
+# operator account with a password no other text contains (the tool's no-secret-printed tests).
+SIM_DB=cks_sim
+OP_USER=cloudop
+OP_PASS=Op-S3cret-4417
 export PATH="$PATH:/usr/sbin:/usr/local/sbin:/sbin"
 
 log() { echo "mariadb.sh: $*" >&2; }
@@ -125,6 +131,11 @@ do_start() {
         CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASS';
         GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$DB_USER'@'127.0.0.1';
         GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$DB_USER'@'localhost';
+        CREATE DATABASE IF NOT EXISTS \`$SIM_DB\` CHARACTER SET utf8mb4;
+        GRANT ALL PRIVILEGES ON \`$SIM_DB\`.* TO '$DB_USER'@'127.0.0.1';
+        GRANT ALL PRIVILEGES ON \`$SIM_DB\`.* TO '$DB_USER'@'localhost';
+        CREATE USER IF NOT EXISTS '$OP_USER'@'127.0.0.1' IDENTIFIED BY '$OP_PASS';
+        GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$OP_USER'@'127.0.0.1';
         FLUSH PRIVILEGES;"
     log "ready: $(do_url)"
 }

@@ -21,8 +21,14 @@ public enum GoneReason {
 
     /** Why the scanner may recover the cluster, in words (scan and explain print it). */
     public String description() {
-        return this == NO_OWNER_NO_JOB ? "no IN_PROGRESS job names it, and no job of unknown cluster runs"
-                : "owner gone: " + name();
+        return switch (this) {
+            case OWNER_DOWN -> "the management server that owns its operation is Down";
+            case OWNER_RESTARTED -> "the management server that owns its operation has restarted since";
+            case HEARTBEAT_STALE -> "the management server that owns its operation has sent no heartbeat for longer"
+                    + " than the threshold";
+            case NO_OWNER_NO_JOB -> "no IN_PROGRESS job names it, and no job of unknown cluster runs";
+            case OWNER_JOB_ENDED -> "the job of its operation has ended, but the operation never released the cluster";
+        };
     }
 
     /** The reason of a native code, or null. */

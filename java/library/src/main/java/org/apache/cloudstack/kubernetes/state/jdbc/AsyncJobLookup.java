@@ -41,10 +41,17 @@ public final class AsyncJobLookup {
     /** instance_type of the CKS cluster commands. */
     public static final String INSTANCE_TYPE = "KubernetesCluster";
 
-    static final String JOBS_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
-            + " FROM async_job WHERE job_status = " + IN_PROGRESS
-            + " AND (instance_type = '" + INSTANCE_TYPE + "'"
+    /** The jobs that act on Kubernetes clusters (see the class comment). */
+    private static final String CLUSTER_JOB = "(instance_type = '" + INSTANCE_TYPE + "'"
             + " OR (instance_type IS NULL AND job_cmd LIKE '%.kubernetes.cluster.%Cmd'))";
+
+    static final String JOBS_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
+            + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + CLUSTER_JOB;
+
+    /** Jobs of any status that may name one cluster; {@link #names} decides (the LIKE only narrows). */
+    private static final String NAMING_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
+            + " FROM async_job WHERE " + CLUSTER_JOB + " AND (instance_id = ? OR (instance_id IS NULL"
+            + " AND LOWER(job_cmd_info) LIKE ?)) ORDER BY id DESC";
 
     /** How the cluster of a job was found. */
     public enum Source { INSTANCE_ID, CMD_INFO_UUID, UNKNOWN }
@@ -119,6 +126,42 @@ public final class AsyncJobLookup {
         return new ClusterJobs(jobs);
     }
 
+    /**
+     * The ids of the jobs of any status that name this cluster by the rule the scanner applies to
+     * IN_PROGRESS jobs (its {@code instance_id}, else its uuid as the {@code "id"} of
+     * {@code job_cmd_info}), newest first, at most {@code limit}.
+     */
+    public List<Long> jobsNaming(Connection connection, long clusterId, String clusterUuid, int limit)
+            throws SQLException {
+        String uuid = clusterUuid == null || clusterUuid.isBlank() ? null : clusterUuid.toLowerCase(Locale.ROOT);
+        List<Long> out = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(NAMING_SQL)) {
+            ps.setLong(1, clusterId);
+            // No uuid: a pattern no job_cmd_info matches (LIKE's escape character is '\').
+            ps.setString(2, uuid == null ? "" : "%" + uuid.replace("\\", "\\\\").replace("%", "\\%")
+                    .replace("_", "\\_") + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next() && out.size() < limit) {
+                    long instanceId = rs.getLong(2);
+                    boolean hasInstance = !rs.wasNull();
+                    if (names(clusterId, uuid, hasInstance ? instanceId : UNKNOWN_CLUSTER, rs.getString(3))) {
+                        out.add(rs.getLong(1));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The scanner's rule: a job names the cluster of its instance_id, else the cluster of its command's "id". */
+    private static boolean names(long clusterId, String lowerUuid, long instanceId, String cmdInfo) {
+        if (instanceId != UNKNOWN_CLUSTER) {
+            return instanceId == clusterId;
+        }
+        String named = JobCmdInfo.clusterUuid(cmdInfo);
+        return lowerUuid != null && named != null && named.toLowerCase(Locale.ROOT).equals(lowerUuid);
+    }
+
     private static Map<String, Long> resolve(Connection connection, Set<String> uuids) throws SQLException {
         if (uuids.isEmpty()) {
             return Collections.emptyMap();
@@ -126,7 +169,15 @@ public final class AsyncJobLookup {
         Map<String, Long> out = new HashMap<>();
         List<String> all = new ArrayList<>(uuids);
         for (int from = 0; from < all.size(); from += UUID_CHUNK) {
-            List<String> chunk = all.subList(from, Math.min(all.size(), from + UUID_CHUNK));
+            // Each uuid as written, in lower and in upper case: the unique index still serves, and a
+            // database whose collation compares case (H2) finds what MySQL's default collation finds.
+            Set<String> variants = new LinkedHashSet<>();
+            for (String u : all.subList(from, Math.min(all.size(), from + UUID_CHUNK))) {
+                variants.add(u);
+                variants.add(u.toLowerCase(Locale.ROOT));
+                variants.add(u.toUpperCase(Locale.ROOT));
+            }
+            List<String> chunk = new ArrayList<>(variants);
             StringBuilder sql = new StringBuilder("SELECT id, uuid FROM kubernetes_cluster WHERE uuid IN (");
             for (int i = 0; i < chunk.size(); i++) {
                 sql.append(i == 0 ? "?" : ", ?");

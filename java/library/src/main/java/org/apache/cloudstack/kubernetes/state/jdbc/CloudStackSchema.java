@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -31,7 +33,7 @@ public final class CloudStackSchema {
 
     /** The CloudStack tables, children first (an order that deletes without foreign key errors). */
     public static final List<String> CLOUDSTACK_TABLES = List.of("kubernetes_cluster_vm_map", "vm_instance",
-            "async_job", "mshost", "kubernetes_cluster");
+            "async_job", "mshost", "kubernetes_cluster", "configuration");
 
     private CloudStackSchema() {
     }
@@ -105,6 +107,11 @@ public final class CloudStackSchema {
      * with only some of the columns is an error (a half-run migration: finish or undo it by hand).
      */
     public static void migrateUp(Connection c) throws SQLException {
+        run(c, migrationUp(c));
+    }
+
+    /** The statements {@link #migrateUp} runs on this schema now, without running them (a dry run). */
+    public static List<String> migrationUp(Connection c) throws SQLException {
         FenceColumns now = fenceColumns(c);
         if (now == FenceColumns.PARTIAL) {
             throw partial(c);
@@ -114,11 +121,16 @@ public final class CloudStackSchema {
             statements.addAll(statements(FENCED_UP_RESOURCE));
         }
         statements.addAll(statements(isH2(c) ? FENCED_TRIGGER_H2_RESOURCE : FENCED_TRIGGER_MARIADB_RESOURCE));
-        run(c, statements);
+        return List.copyOf(statements);
     }
 
     /** Drops the trigger and the columns (whatever of them exists); every row and its state stay. */
     public static void migrateDown(Connection c) throws SQLException {
+        run(c, migrationDown(c));
+    }
+
+    /** The statements {@link #migrateDown} runs on this schema now, without running them (a dry run). */
+    public static List<String> migrationDown(Connection c) throws SQLException {
         List<String> have = present(c);
         List<String> statements = new ArrayList<>();
         for (String sql : statements(FENCED_DOWN_RESOURCE)) {
@@ -129,7 +141,59 @@ public final class CloudStackSchema {
                 statements.add(sql);
             }
         }
-        run(c, statements);
+        return List.copyOf(statements);
+    }
+
+    /** The name of the rolling-upgrade trigger the fenced migration creates. */
+    public static final String VERSION_TRIGGER = "trg_kubernetes_cluster__state_version";
+
+    /** True when the fenced migration's trigger is on {@code kubernetes_cluster}. */
+    public static boolean hasVersionTrigger(Connection c) throws SQLException {
+        String sql = isH2(c)
+                ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TRIGGERS WHERE LOWER(TRIGGER_NAME) = ?"
+                : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, VERSION_TRIGGER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        } finally {
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        }
+    }
+
+    /**
+     * Checks that this is a CloudStack database the status scanner can read: the tables it reads
+     * exist and {@code kubernetes_cluster} has {@code cluster_type} (CloudStack 4.19 and later).
+     * Reads metadata only.
+     *
+     * @throws IllegalStateException naming what is missing
+     */
+    public static void requireScannerSchema(Connection c) throws SQLException {
+        for (String table : List.of("kubernetes_cluster", "async_job")) {
+            if (!tableExists(c, table)) {
+                throw new IllegalStateException("this database has no " + table + " table: it is not a CloudStack"
+                        + " database (the management server's is usually named 'cloud')");
+            }
+        }
+        if (!TableColumns.of(c, "kubernetes_cluster").contains("cluster_type")) {
+            throw new IllegalStateException("kubernetes_cluster has no cluster_type column: the schema is older than"
+                    + " CloudStack 4.19, which the status scanner's rules need (upgrade CloudStack first)");
+        }
+    }
+
+    /** True when {@code table} exists in the connection's database (metadata: no failing probe query). */
+    public static boolean tableExists(Connection c, String table) throws SQLException {
+        for (String name : new String[] {table, table.toUpperCase(Locale.ROOT)}) {
+            try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, name, null)) {
+                if (rs.next()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

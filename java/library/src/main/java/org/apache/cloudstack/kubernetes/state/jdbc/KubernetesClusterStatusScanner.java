@@ -177,7 +177,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 }
             }
             planned.add(new RecoveryResult.Planned<>(r.clusterId(), w.expected().state(), w.target().state(),
-                    r.reason().description(), hit));
+                    r.reason(), hit));
         }
         return result(RecoveryResult.Kind.RECOVERED, candidateIds, planned, List.of(), counter, apply);
     }

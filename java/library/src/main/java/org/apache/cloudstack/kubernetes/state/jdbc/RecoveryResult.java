@@ -2,6 +2,7 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.GoneReason;
 
 /**
  * What one orphan-recovery pass of {@link KubernetesClusterStatusScanner} did, or, in a preview
@@ -33,7 +34,10 @@ public record RecoveryResult<S extends Enum<S>>(Kind kind, List<Long> candidateI
      * One cluster the plan moves from {@code from} to {@code to}, and why it may; {@code hit}: null in
      * a preview, else whether the compare-and-set changed the row (false: the cluster moved on).
      */
-    public record Planned<S extends Enum<S>>(long clusterId, S from, S to, String reason, Boolean hit) {
+    public record Planned<S extends Enum<S>>(long clusterId, S from, S to, GoneReason reason, Boolean hit) {
+        public Planned {
+            Objects.requireNonNull(reason, "reason");
+        }
     }
 
     public RecoveryResult {

@@ -125,3 +125,19 @@ CREATE TABLE IF NOT EXISTS `mshost` (
   INDEX `i_mshost__removed` (`removed`),
   INDEX `i_mshost__last_update` (`last_update`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Global settings (CloudStack's `configuration`): the effective value of a key is `value`, else
+-- `default_value`. cks-state reads the CKS operation timeouts here (cks-state scan and explain).
+CREATE TABLE IF NOT EXISTS `configuration` (
+  `category` varchar(255) NOT NULL DEFAULT 'Advanced',
+  `instance` varchar(255) NOT NULL DEFAULT 'DEFAULT',
+  `component` varchar(255) NOT NULL DEFAULT 'management-server',
+  `name` varchar(255) NOT NULL,
+  `value` varchar(4095),
+  `default_value` varchar(4095) COMMENT 'Default value for a configuration parameter',
+  `description` varchar(1024),
+  `scope` varchar(255) DEFAULT NULL COMMENT 'Can take on values (Global, Zone, Cluster, StoragePool, Account)',
+  `is_dynamic` tinyint(1) NOT NULL DEFAULT 0,
+  `updated` datetime COMMENT 'Time this was updated by the server. null means this row is reserved for future use.',
+  PRIMARY KEY (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -45,6 +45,9 @@ class AsyncJobLookupTest {
         long byUuidOfRemoved = f.job(0, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(gone)), false);
         long idWins = f.job(0, "KubernetesCluster", a, START_CMD, Fixtures.cmdInfo(f.uuid(b)), false);
         long noType = f.job(0, null, null, START_CMD, Fixtures.cmdInfo(f.uuid(a)), false);
+        // An older server's uuid in upper case: the same cluster on every database, as in MySQL's collation.
+        long upperCase = f.job(0, "KubernetesCluster", null, START_CMD,
+                Fixtures.cmdInfo(f.uuid(b).toUpperCase(java.util.Locale.ROOT)), false);
         long unknown = f.job(0, "KubernetesCluster", null, START_CMD, "{\"id\":\"" + UUID.randomUUID() + "\"}", false);
         // Not cluster jobs, or not in progress.
         f.job(0, "VirtualMachine", a, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
@@ -64,9 +67,19 @@ class AsyncJobLookupTest {
                 byUuidOfRemoved, new AsyncJobLookup.ClusterJob(byUuidOfRemoved, gone, AsyncJobLookup.Source.CMD_INFO_UUID),
                 idWins, new AsyncJobLookup.ClusterJob(idWins, a, AsyncJobLookup.Source.INSTANCE_ID),
                 noType, new AsyncJobLookup.ClusterJob(noType, a, AsyncJobLookup.Source.CMD_INFO_UUID),
+                upperCase, new AsyncJobLookup.ClusterJob(upperCase, b, AsyncJobLookup.Source.CMD_INFO_UUID),
                 unknown, new AsyncJobLookup.ClusterJob(unknown, -1, AsyncJobLookup.Source.UNKNOWN)), byJob);
         assertTrue(jobs.anyUnknown());
         assertEquals(2, counter.count(), "one query for the jobs, one for all the uuids");
+
+        // Jobs of any status that name b, by the same rule, newest first (explain's list).
+        try (Connection c = db.connect()) {
+            List<Long> naming = new AsyncJobLookup().jobsNaming(c, b, f.uuid(b), 100);
+            assertTrue(naming.containsAll(List.of(upperCase, byUuid, byIdRemovedRow)), naming.toString());
+            assertFalse(naming.contains(idWins), "instance_id names a; its job_cmd_info's uuid of b does not count");
+            assertEquals(naming.stream().sorted(java.util.Comparator.reverseOrder()).toList(), naming, "newest first");
+            assertEquals(2, new AsyncJobLookup().jobsNaming(c, b, f.uuid(b), 2).size(), "at most the limit");
+        }
     }
 
     @ParameterizedTest(name = "{0} no uuid to resolve: a single statement")

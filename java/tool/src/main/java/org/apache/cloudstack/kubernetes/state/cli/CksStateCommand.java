@@ -1,5 +1,9 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,47 +13,79 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "The Kubernetes cluster state machine of Apache CloudStack, from the native core.",
         subcommands = {
+            CommandLine.HelpCommand.class,
             TableCommand.class,
             RulesCommand.class,
             SimulateCommand.class,
             ScanCommand.class,
             ExplainCommand.class,
+            SchemaCommand.class,
         })
 public final class CksStateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** Without a subcommand: show the usage, as a usage error. */
+    /** Without a subcommand: a usage error. */
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
+        throw new CommandLine.ParameterException(spec.commandLine(), "give a command: "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 
     /** A CommandLine for this tool; enum option values are case-insensitive (--format TSV). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new CksStateCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        // A database or library failure is the user's to read, not a stack trace: one line per cause.
+        // A usage error: the error and where help is, not the whole usage (it pushes the error off the screen).
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine at = e.getCommandLine();
+            PrintWriter err = at.getErr();
+            err.println(at.getCommandSpec().qualifiedName() + ": " + Secrets.mask(e.getMessage()));
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            err.println("try '" + at.getCommandSpec().qualifiedName() + " --help'");
+            err.flush();
+            return at.getCommandSpec().exitCodeOnInvalidInput();
+        });
+        // A failure is the operator's to read: one line, each cause once, never a stack trace or a secret.
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            StringBuilder message = new StringBuilder("cks-state ").append(commandLine.getCommandName()).append(": ");
-            String sep = "";
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                message.append(sep).append(t.getMessage() == null ? t.getClass().getSimpleName() : Secrets.mask(t.getMessage()));
-                sep = "\n  caused by: ";
-            }
-            commandLine.getErr().println(message);
-            commandLine.getErr().flush();
+            PrintWriter err = commandLine.getErr();
+            err.println(commandLine.getCommandSpec().qualifiedName() + ": " + String.join("\n  caused by: ", causes(e)));
+            err.flush();
             return 1;
         });
         return cl;
     }
 
+    /** The messages of a failure and its causes, masked, each once (a cause's text often repeats its wrapper's). */
+    static List<String> causes(Throwable e) {
+        List<String> out = new ArrayList<>();
+        String previous = "";
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // A ToolFailure is the tool's own words, whose driver parts were masked when it was made.
+            String m = t instanceof ToolFailure ? Secrets.maskShapes(t.getMessage()) : DatabaseErrors.text(t);
+            if (!previous.contains(m)) {
+                out.add(m);
+                previous = m;
+            }
+            if (t instanceof ToolFailure) {
+                break;
+            }
+        }
+        return out;
+    }
+
     private static final String LOG_FACTORY_PROPERTY = "log4j2.loggerContextFactory";
+    /** The MariaDB driver logs failures to standard error by itself unless this is set. */
+    private static final String MARIADB_LOGGING_DISABLE = "mariadb.logging.disable";
 
     public static void main(String[] args) {
         // The tool carries log4j-api without an implementation: log to stderr at ERROR, quietly.
         if (System.getProperty(LOG_FACTORY_PROPERTY) == null) {
             System.setProperty(LOG_FACTORY_PROPERTY, "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
+        }
+        // Read before any driver class loads: its loggers are bound once.
+        if (!Arrays.asList(args).contains("--verbose") && System.getProperty(MARIADB_LOGGING_DISABLE) == null) {
+            System.setProperty(MARIADB_LOGGING_DISABLE, "true");
         }
         System.exit(commandLine().execute(args));
     }

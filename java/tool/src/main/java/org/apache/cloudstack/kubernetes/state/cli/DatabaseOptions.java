@@ -1,25 +1,23 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import org.apache.cloudstack.kubernetes.state.dbprops.CloudDbProperties;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettings;
 import org.apache.cloudstack.kubernetes.state.dbprops.DbSettingsException;
-import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.StateMode;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The database of scan and explain (a JDBC URL, or the management server's own db.properties)
- * and the mode its management servers run the scanner in.
+ * The database of scan, explain and schema: a JDBC URL, or the management server's own
+ * db.properties (by default the server's file, when it exists and no URL is given).
  */
 final class DatabaseOptions {
-    @Option(names = "--mode", defaultValue = "compat",
-            description = "the scanner's mode on the management servers: compat or fenced (default: ${DEFAULT-VALUE})")
-    String mode;
+    /** Where a management server keeps its settings. */
+    static final String SERVER_DB_PROPERTIES = "/etc/cloudstack/management/db.properties";
+    /** Names another default file (tests); the operator's way is --db-properties. */
+    static final String DEFAULT_FILE_PROPERTY = "cks.state.default.db.properties";
 
     @Option(names = "--jdbc-url",
             description = "the CloudStack database, e.g. jdbc:mysql://127.0.0.1:3306/cloud or jdbc:mariadb://...")
@@ -32,53 +30,55 @@ final class DatabaseOptions {
     String passwordEnv;
 
     @Option(names = "--db-properties", paramLabel = "FILE",
-            description = "the management server's db.properties (e.g. /etc/cloudstack/management/db.properties):"
-                    + " its URL, user and password, ENC(...) values decrypted as the server does")
+            description = "the management server's db.properties: its URL (database HA included), user and password,"
+                    + " ENC(...) values decrypted as the server does (default without --jdbc-url: "
+                    + SERVER_DB_PROPERTIES + " when it exists)")
     Path dbProperties;
 
     @Option(names = "--key-file", paramLabel = "FILE",
             description = "with --db-properties: the management key's file (default: as db.cloud.encryption.type says)")
     Path keyFile;
 
-    StateMode mode() {
-        return StateMode.fromConfig(mode);
-    }
+    @Option(names = "--verbose", description = "also show the JDBC drivers' own log lines on standard error")
+    boolean verbose;
 
-    /** Connections to the database the options name; the password is registered with {@link Secrets}. */
-    ConnectionSource source(CommandSpec spec) throws DbSettingsException {
-        DbSettings settings = settings(spec);
-        Secrets.register(settings.password());
-        String url = settings.url();
+    /**
+     * The database the options name, opened read-only unless {@code writes}; its passwords are
+     * registered with {@link Secrets} before anything connects.
+     */
+    OperatorDatabase database(CommandSpec spec, boolean writes) {
         try {
-            DriverManager.getDriver(url);
-        } catch (SQLException e) {
-            throw new DbSettingsException("no JDBC driver for " + scheme(url) + " URLs: the tool carries MySQL"
-                    + " Connector/J (jdbc:mysql), the MariaDB driver (jdbc:mariadb) and H2 (jdbc:h2)");
+            return new OperatorDatabase(settings(spec), writes);
+        } catch (DbSettingsException e) {
+            throw new ToolFailure(e.getMessage());
         }
-        return () -> settings.user() == null ? DriverManager.getConnection(url)
-                : DriverManager.getConnection(url, settings.user(), settings.password());
     }
 
     private DbSettings settings(CommandSpec spec) throws DbSettingsException {
-        if ((jdbcUrl == null) == (dbProperties == null)) {
-            throw new ParameterException(spec.commandLine(), "give either --jdbc-url or --db-properties");
+        if (jdbcUrl != null && dbProperties != null) {
+            throw new ParameterException(spec.commandLine(), "give either --jdbc-url or --db-properties, not both");
         }
-        if (dbProperties != null) {
-            if (user != null || passwordEnv != null) {
-                throw new ParameterException(spec.commandLine(),
-                        "--db-properties names the user and password: --user and --password-env go with --jdbc-url");
+        if (jdbcUrl == null && (user != null || passwordEnv != null)) {
+            throw new ParameterException(spec.commandLine(), "--user and --password-env go with --jdbc-url");
+        }
+        Path file = dbProperties;
+        if (jdbcUrl == null && file == null) {
+            Path server = Path.of(System.getProperty(DEFAULT_FILE_PROPERTY, SERVER_DB_PROPERTIES));
+            if (!Files.exists(server)) {
+                throw new ParameterException(spec.commandLine(), "give --jdbc-url or --db-properties (there is no "
+                        + server + " on this machine)");
             }
-            return CloudDbProperties.read(dbProperties, keyFile, System.getenv());
+            file = server;
+            spec.commandLine().getErr().println("cks-state " + spec.name() + ": using the management server's " + server);
+            spec.commandLine().getErr().flush();
+        }
+        if (file != null) {
+            return CloudDbProperties.read(file, keyFile, System.getenv());
         }
         if (keyFile != null) {
             throw new ParameterException(spec.commandLine(), "--key-file goes with --db-properties");
         }
+        Secrets.registerUrl(jdbcUrl); // before a prompt or anything else can print the URL
         return new DbSettings(jdbcUrl, user, DatabasePassword.of(spec, user, passwordEnv));
-    }
-
-    /** The driver part of a JDBC URL ({@code jdbc:mysql}), for messages. */
-    static String scheme(String url) {
-        String[] parts = url.split(":", 3);
-        return parts.length >= 2 ? parts[0] + ":" + parts[1] : "this";
     }
 }

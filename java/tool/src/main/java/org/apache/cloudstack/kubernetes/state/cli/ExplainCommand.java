@@ -1,11 +1,15 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplainer;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplanation;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
+import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.text.Json;
@@ -13,6 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -20,9 +25,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Explain one Kubernetes cluster, read-only: its state (fenced mode: version and owner), the"
                 + " recent async jobs that name it (by instance_id or by its uuid in job_cmd_info), the management"
-                + " servers involved, the IN_PROGRESS jobs of unknown cluster that make the scanner wait, and the"
+                + " servers involved, the IN_PROGRESS jobs of unknown cluster that make the scanner wait, the"
                 + " verdict the status scanner reaches now (recover, wait or leave) with its reason, from the"
-                + " scanner's own code. Exit 1 when CLUSTER names no cluster or several."})
+                + " scanner's own code, and whether its live operation is past CloudStack's time limit. Exit 1 when"
+                + " CLUSTER names no cluster or several."})
 final class ExplainCommand implements Callable<Integer> {
     enum Format { text, json }
 
@@ -35,6 +41,14 @@ final class ExplainCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
+    @Mixin
+    ModeOption modeOption;
+
+    @Option(names = "--overdue-after", paramLabel = "SECONDS", defaultValue = "" + OverdueOperations.DEFAULT_SECONDS,
+            description = "call a live operation CloudStack has no timeout for overdue after this long (default:"
+                    + " ${DEFAULT-VALUE})")
+    long overdueAfter;
+
     @Option(names = "--jobs", defaultValue = "10", description = "how many of the newest jobs to show (default: ${DEFAULT-VALUE})")
     int maxJobs;
 
@@ -42,26 +56,36 @@ final class ExplainCommand implements Callable<Integer> {
     Format format;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
+        if (overdueAfter <= 0) {
+            throw new ParameterException(spec.commandLine(), "--overdue-after must be positive");
+        }
+        if (maxJobs <= 0) {
+            throw new ParameterException(spec.commandLine(), "--jobs must be positive");
+        }
+        OperatorDatabase db = database.database(spec, false);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
-        ClusterExplainer<State, Event> explainer = new ClusterExplainer<>(machine, database.source(spec),
-                database.mode(), Math.max(1, maxJobs));
+        ModeOption.Resolved mode;
         ClusterExplanation e;
-        try {
-            e = explainer.explain(cluster.strip());
+        try (Connection c = db.connect(spec.commandLine().getErr())) {
+            mode = modeOption.resolve(c);
+            OverdueOperations overdue = new OverdueOperations(
+                    machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter);
+            e = new ClusterExplainer<>(machine, db.source(), mode.mode(), maxJobs, overdue).explain(cluster.strip());
         } catch (ClusterExplainer.NotFound notFound) {
-            spec.commandLine().getErr().println("cks-state explain: " + notFound.getMessage());
-            spec.commandLine().getErr().flush();
-            return 1;
+            throw new ToolFailure(notFound.getMessage());
+        } catch (SQLException | StateStoreException failure) {
+            throw new ToolFailure("reading cluster '" + cluster.strip() + "' of " + db.describe() + ": "
+                    + DatabaseErrors.reason(failure));
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(e) : text(e));
+        out.print(format == Format.json ? json(mode, e) : text(mode, e));
         out.flush();
         return 0;
     }
 
-    private static String text(ClusterExplanation e) {
-        StringBuilder out = new StringBuilder();
+    private static String text(ModeOption.Resolved mode, ClusterExplanation e) {
+        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n");
         ClusterExplanation.Cluster c = e.cluster();
         out.append(String.format(Locale.ROOT, "cluster %d %s %s%n  state %s%s%s%s%n", c.id(), c.uuid(), c.name(), c.state(),
                 c.version() == null ? "" : ", version " + c.version(),
@@ -93,13 +117,17 @@ final class ExplainCommand implements Callable<Integer> {
         ClusterExplanation.Verdict v = e.verdict();
         out.append("verdict: ").append(v.kind())
                 .append(v.kind() == ClusterExplanation.Verdict.Kind.RECOVER ? " to " + v.to() : "")
-                .append(": ").append(v.reason()).append('\n');
+                .append(": ").append(v.reason()).append(v.reasonCode() == null ? "" : " [" + v.reasonCode() + "]")
+                .append('\n');
+        out.append(OverdueReport.text(e.overdue()));
         return out.toString();
     }
 
-    private static String json(ClusterExplanation e) {
+    private static String json(ModeOption.Resolved mode, ClusterExplanation e) {
         ClusterExplanation.Cluster c = e.cluster();
-        StringBuilder out = new StringBuilder("{\"cluster\": {\"id\": ").append(c.id())
+        StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
+                .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
+                .append(", \"cluster\": {\"id\": ").append(c.id())
                 .append(", \"uuid\": ").append(Json.quote(c.uuid())).append(", \"name\": ").append(Json.quote(c.name()))
                 .append(", \"state\": ").append(Json.quote(c.state())).append(", \"removed\": ").append(Json.quote(c.removed()))
                 .append(", \"version\": ").append(c.version()).append(", \"owner\": ");
@@ -130,7 +158,9 @@ final class ExplainCommand implements Callable<Integer> {
         out.append("], \"unknown_cluster_jobs\": ").append(e.unknownClusterJobIds())
                 .append(", \"verdict\": {\"kind\": ").append(Json.quote(v.kind().name().toLowerCase(Locale.ROOT)))
                 .append(", \"to\": ").append(Json.quote(v.to())).append(", \"jobs\": ").append(v.jobIds())
-                .append(", \"reason\": ").append(Json.quote(v.reason())).append("}}\n");
+                .append(", \"reason\": ").append(Json.quote(v.reason()))
+                .append(", \"reason_code\": ").append(Json.quote(v.reasonCode()))
+                .append("}, \"overdue\": ").append(OverdueReport.json(e.overdue())).append("}\n");
         return out.toString();
     }
 

@@ -1,9 +1,14 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
+import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
@@ -12,14 +17,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code cks-state scan}: stuck clusters of a CloudStack database, and the way out. */
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Find the Kubernetes clusters the status scanner would recover: in an operation's state"
-                + " (Starting, Scaling, Upgrading, ...) with no IN_PROGRESS job. Dry run unless --apply, which fails"
-                + " each by compare-and-set (to Alert; CloudStack's Alert reconciliation then returns a healthy"
-                + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job."})
+                + " (Starting, Scaling, Upgrading, ...) whose operation is provably gone. Dry run unless --apply, which"
+                + " fails each by compare-and-set (to Alert; CloudStack's Alert reconciliation then returns a healthy"
+                + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job. Also lists"
+                + " live operations past CloudStack's time limit (never written)."})
 final class ScanCommand implements Callable<Integer> {
     /** Output formats. */
     enum Format { text, json }
@@ -30,57 +37,83 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
+    @Mixin
+    ModeOption modeOption;
+
     @Option(names = "--apply", description = "perform the compare-and-sets (default: dry run, read only)")
     boolean apply;
+
+    @Option(names = "--overdue-after", paramLabel = "SECONDS", defaultValue = "" + OverdueOperations.DEFAULT_SECONDS,
+            description = "report a live operation CloudStack has no timeout for (stop, destroy, add or remove nodes,"
+                    + " recover) when its job has run longer than this (default: ${DEFAULT-VALUE})")
+    long overdueAfter;
 
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
+        if (overdueAfter <= 0) {
+            throw new ParameterException(spec.commandLine(), "--overdue-after must be positive");
+        }
+        OperatorDatabase db = database.database(spec, apply);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
-        StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine, database.source(spec),
-                database.mode());
-        StuckClusterScan.Result result = scan.run(apply);
+        ModeOption.Resolved mode;
+        StuckClusterScan.Result result;
+        List<OverdueOperations.Overdue> overdue;
+        try (Connection c = db.connect(spec.commandLine().getErr())) {
+            mode = modeOption.resolve(c);
+            result = new StuckClusterScan<>(machine, db.source(), mode.mode()).run(apply);
+            overdue = new OverdueOperations(machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter)
+                    .find(c);
+        } catch (SQLException | StateStoreException e) {
+            throw new ToolFailure((apply ? "recovering the stuck clusters of " : "reading the clusters of ")
+                    + db.describe() + ": " + DatabaseErrors.reason(e));
+        }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(result) : text(result));
+        out.print(format == Format.json ? json(mode, result, overdue) : text(mode, result, overdue));
         out.flush();
         return 0;
     }
 
-    private String text(StuckClusterScan.Result result) {
-        StringBuilder out = new StringBuilder();
+    private String text(ModeOption.Resolved mode, StuckClusterScan.Result result, List<OverdueOperations.Overdue> overdue) {
+        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n");
         if (result.waiting()) {
             out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
                     .append(" of unknown cluster: recovering nothing now\n");
-            return out.toString();
+        } else if (result.recoveries().isEmpty()) {
+            out.append("no stuck Kubernetes cluster\n");
+        } else {
+            out.append(apply ? "recovered (compare-and-set):\n" : "would recover (dry run; --apply to perform):\n");
+            for (StuckClusterScan.Finding f : result.recoveries()) {
+                out.append(String.format(Locale.ROOT, "  %d %s %s: %s -> %s: %s [%s]%s%n", f.id(), f.uuid(), f.name(),
+                        f.state(), f.to(), f.reason().description(), f.reason().name(),
+                        f.applied() == null ? "" : f.applied() ? ": done" : ": missed (the cluster moved on), left"));
+            }
         }
-        if (result.recoveries().isEmpty()) {
-            return "no stuck Kubernetes cluster\n";
-        }
-        out.append(apply ? "recovered (compare-and-set):\n" : "would recover (dry run; --apply to perform):\n");
-        for (StuckClusterScan.Finding f : result.recoveries()) {
-            out.append(String.format(Locale.ROOT, "  %d %s %s: %s -> %s, no job in progress%s%n", f.id(), f.uuid(),
-                    f.name(), f.state(), f.to(),
-                    f.applied() == null ? "" : f.applied() ? ": done" : ": missed (the cluster moved on), left"));
-        }
+        out.append(OverdueReport.text(overdue));
         return out.toString();
     }
 
-    private static String json(StuckClusterScan.Result result) {
-        StringBuilder out = new StringBuilder("{\"waiting\": ").append(result.waiting())
+    private static String json(ModeOption.Resolved mode, StuckClusterScan.Result result,
+            List<OverdueOperations.Overdue> overdue) {
+        StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
+                .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
+                .append(", \"waiting\": ").append(result.waiting())
                 .append(", \"unknown_jobs\": ").append(result.unknownJobIds()).append(", \"recoveries\": [");
         String sep = "";
         for (StuckClusterScan.Finding f : result.recoveries()) {
             out.append(sep).append("{\"id\": ").append(f.id()).append(", \"uuid\": ").append(Json.quote(f.uuid()))
                     .append(", \"name\": ").append(Json.quote(f.name())).append(", \"state\": ").append(Json.quote(f.state()))
-                    .append(", \"to\": ").append(Json.quote(f.to()));
+                    .append(", \"to\": ").append(Json.quote(f.to()))
+                    .append(", \"reason\": ").append(Json.quote(f.reason().description()))
+                    .append(", \"reason_code\": ").append(Json.quote(f.reason().name()));
             if (f.applied() != null) {
                 out.append(", \"applied\": ").append(f.applied());
             }
             out.append('}');
             sep = ", ";
         }
-        return out.append("]}\n").toString();
+        return out.append("], \"overdue\": ").append(OverdueReport.json(overdue)).append("}\n").toString();
     }
 }

@@ -97,8 +97,13 @@ final class SimulateCommand implements Callable<Integer> {
                     + " this many seconds (default: ${DEFAULT-VALUE})")
     int stallSeconds;
 
+    @Option(names = "--verbose", description = "also show the JDBC drivers' own log lines on standard error")
+    boolean verbose;
+
     /** The exit status of a run its watchdog stopped. */
     static final int STALLED = 3;
+    /** The exit status of a run that could not dispatch every operation within --duration. */
+    static final int NOT_DISPATCHED = 4;
 
     @Override
     public Integer call() throws Exception {
@@ -106,18 +111,12 @@ final class SimulateCommand implements Callable<Integer> {
         if (passwordEnv != null && password == null) {
             throw new ParameterException(spec.commandLine(), "environment variable " + passwordEnv + " is not set");
         }
-        SimulationConfig config;
-        try {
-            config = new SimulationConfig(servers, clusters, operations, crashes, seed, duration, workers,
-                    operationMillis, arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl,
-                    user, password, StateMode.fromConfig(mode));
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Secrets.register(password);
+        Secrets.registerUrl(jdbcUrl);
+        SimulationConfig config = new SimulationConfig(servers, clusters, operations, crashes, seed, duration, workers,
+                operationMillis, arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl,
+                user, password, checkedOptions());
         PrintWriter err = spec.commandLine().getErr();
-        if (stallSeconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--stall-seconds must be at least 1");
-        }
         SimulationReport report;
         try {
             report = new ControlPlaneSimulation(config, line -> {
@@ -135,6 +134,47 @@ final class SimulateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? report.toJson() : report.toText());
         out.flush();
-        return report.invariantsHold() ? 0 : 1;
+        if (!report.invariantsHold()) {
+            return 1;
+        }
+        long late = report.number("operations", "not_dispatched_in_time");
+        if (late > 0) {
+            err.println("cks-state simulate: " + late + " of " + operations + " operations were not dispatched within"
+                    + " --duration " + duration + " s: raise --duration, or lower --operations");
+            err.flush();
+            return NOT_DISPATCHED;
+        }
+        return 0;
+    }
+
+    /** Every option checked under its own name; the mode of --mode. */
+    private StateMode checkedOptions() {
+        for (Object[] option : new Object[][] {{"--servers", servers}, {"--clusters", clusters}, {"--workers", workers},
+            {"--duration", duration}, {"--operation-ms", operationMillis}, {"--scanner-ms", scannerMillis},
+            {"--stall-seconds", stallSeconds}}) {
+            if ((int) option[1] <= 0) {
+                throw new ParameterException(spec.commandLine(), option[0] + " must be positive");
+            }
+        }
+        for (Object[] option : new Object[][] {{"--operations", operations}, {"--crashes", crashes},
+            {"--arrival-ms", arrivalMillis}}) {
+            if ((int) option[1] < 0) {
+                throw new ParameterException(spec.commandLine(), option[0] + " must not be negative");
+            }
+        }
+        for (Object[] option : new Object[][] {{"--failure-rate", failureRate}, {"--legacy-job-rate", legacyJobRate}}) {
+            double v = (double) option[1];
+            if (!(v >= 0 && v <= 1)) {
+                throw new ParameterException(spec.commandLine(), option[0] + " must be between 0 and 1");
+            }
+        }
+        if (jdbcUrl == null && (user != null || passwordEnv != null)) {
+            throw new ParameterException(spec.commandLine(), "--user and --password-env go with --jdbc-url");
+        }
+        String m = mode.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!m.equals("compat") && !m.equals("fenced")) {
+            throw new ParameterException(spec.commandLine(), "--mode must be compat or fenced, not '" + mode + "'");
+        }
+        return StateMode.fromConfig(m);
     }
 }

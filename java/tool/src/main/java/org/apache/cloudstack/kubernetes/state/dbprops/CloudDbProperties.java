@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -38,7 +40,8 @@ public final class CloudDbProperties {
         }
         String user = value(p, "db.cloud.username", decryptor);
         String password = value(p, "db.cloud.password", decryptor);
-        return new DbSettings(url(p, decryptor), user, password);
+        List<String> urls = settingsUrls(p, decryptor);
+        return new DbSettings(urls.get(0), user, password, urls.size() == 1 ? urls : urls.subList(1, urls.size()));
     }
 
     private static Properties load(Path file) throws DbSettingsException {
@@ -107,11 +110,29 @@ public final class CloudDbProperties {
         return plain;
     }
 
+    /** The HA parameters the server appends, each from {@code db.cloud.<name>} (older name second). */
+    private static final String[][] HA_PARAMETERS = {{"failOverReadOnly", null}, {"reconnectAtTxEnd", null},
+        {"autoReconnectForPools", null}, {"secondsBeforeRetrySource", "secondsBeforeRetryMaster"},
+        {"queriesBeforeRetrySource", "queriesBeforeRetryMaster"}, {"initialTimeout", null}};
+
     /** db.cloud.uri when set (4.19+), else driver://host:port/name?autoReconnect=...&url.params&useSSL=true. */
     static String url(Properties p, CloudStackDecryptor decryptor) throws DbSettingsException {
+        return settingsUrls(p, decryptor).get(0);
+    }
+
+    /**
+     * The server's URL, then what the tool tries: the same, or with {@code db.ha.enabled=true} one
+     * URL per host (source first, then each of {@code db.cloud.replicas}, older name
+     * {@code db.cloud.slaves}), as TransactionLegacy builds it: host list, then the port once, and
+     * the HA parameters after autoReconnect, url.params and useSSL. Not {@code loadBalanceStrategy}:
+     * its default is a class of the management server. Each host without a port of its own gets
+     * {@code db.cloud.port} (the server's single URL gives it to the last host only, the others take
+     * the driver's default, 3306).
+     */
+    static List<String> settingsUrls(Properties p, CloudStackDecryptor decryptor) throws DbSettingsException {
         String uri = value(p, "db.cloud.uri", decryptor);
         if (uri != null && !uri.isEmpty()) {
-            return uri;
+            return List.of(uri);
         }
         String driver = value(p, "db.cloud.driver", decryptor);
         String host = value(p, "db.cloud.host", decryptor);
@@ -123,16 +144,58 @@ public final class CloudDbProperties {
                 throw new DbSettingsException("db.properties has neither db.cloud.uri nor " + required[0]);
             }
         }
-        StringBuilder url = new StringBuilder(driver.strip()).append("://").append(host.strip()).append(':')
-                .append(port.strip()).append('/').append(name.strip()).append("?autoReconnect=")
+        List<String> hosts = new ArrayList<>();
+        hosts.add(host.strip());
+        boolean ha = Boolean.parseBoolean(value(p, "db.ha.enabled", decryptor));
+        if (ha) {
+            String replicas = value(p, "db.cloud.replicas", decryptor);
+            if (replicas == null) {
+                replicas = value(p, "db.cloud.slaves", decryptor);
+            }
+            if (replicas == null || replicas.isBlank()) {
+                throw new DbSettingsException("db.ha.enabled=true but db.properties names no replica"
+                        + " (db.cloud.replicas)");
+            }
+            for (String r : replicas.split(",")) {
+                if (!r.isBlank()) {
+                    hosts.add(r.strip());
+                }
+            }
+        }
+        StringBuilder query = new StringBuilder("?autoReconnect=")
                 .append(Boolean.parseBoolean(value(p, "db.cloud.autoReconnect", decryptor)));
         String params = value(p, "db.cloud.url.params", decryptor);
         if (params != null) {
-            url.append('&').append(params);
+            query.append('&').append(params);
         }
         if (Boolean.parseBoolean(value(p, "db.cloud.useSSL", decryptor))) {
-            url.append("&useSSL=true");
+            query.append("&useSSL=true");
         }
-        return url.toString();
+        if (ha) {
+            for (String[] key : HA_PARAMETERS) {
+                String v = value(p, "db.cloud." + key[0], decryptor);
+                if (v == null && key[1] != null) {
+                    v = value(p, "db.cloud." + key[1], decryptor);
+                }
+                if (v != null) { // the server would write "null", which the driver refuses
+                    query.append('&').append(key[0]).append('=').append(v.strip());
+                }
+            }
+        }
+        String prefix = driver.strip() + "://";
+        String path = "/" + name.strip() + query;
+        List<String> urls = new ArrayList<>();
+        urls.add(prefix + String.join(",", hosts) + ":" + port.strip() + path);
+        if (ha) {
+            for (String h : hosts) {
+                urls.add(prefix + (hasPort(h) ? h : h + ":" + port.strip()) + path);
+            }
+        }
+        return urls;
+    }
+
+    private static boolean hasPort(String host) {
+        int colon = host.lastIndexOf(':');
+        return colon > 0 && host.indexOf(']') < colon && host.substring(colon + 1).matches("[0-9]+");
     }
 }

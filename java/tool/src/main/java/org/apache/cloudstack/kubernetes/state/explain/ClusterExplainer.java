@@ -14,11 +14,11 @@ import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
-import org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 
 /**
  * Reads what {@link ClusterExplanation} holds, read-only. The verdict is the status scanner's own
@@ -33,12 +33,19 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
     private final ConnectionSource source;
     private final StateMode mode;
     private final int maxJobs;
+    private final OverdueOperations overdue;
 
-    public ClusterExplainer(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode, int maxJobs) {
+    /**
+     * @param mode    the mode the management servers run (checked against the schema by the caller)
+     * @param overdue the overdue check of scan, whose finds for this cluster are shown
+     */
+    public ClusterExplainer(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode, int maxJobs,
+            OverdueOperations overdue) {
         this.machine = machine;
         this.source = source;
         this.mode = mode;
         this.maxJobs = maxJobs;
+        this.overdue = overdue;
     }
 
     /** Thrown when CLUSTER names no cluster, or several. */
@@ -56,13 +63,9 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         List<ClusterExplanation.Server> servers;
         List<Long> unknown = new ArrayList<>();
         List<Long> liveClusterJobs = new ArrayList<>();
+        List<OverdueOperations.Overdue> late;
         try (Connection c = source.open()) {
-            c.setReadOnly(true);
             boolean fencedColumns = CloudStackSchema.fenceColumns(c) == CloudStackSchema.FenceColumns.ALL;
-            if (mode == StateMode.FENCED && !fencedColumns) {
-                throw new NotFound("--mode fenced: this database has no fenced columns ("
-                        + String.join(", ", CloudStackSchema.FENCE_COLUMNS) + ")");
-            }
             cluster = find(c, clusterRef, fencedColumns);
             jobs = jobs(c, cluster);
             servers = servers(c, cluster, jobs);
@@ -73,8 +76,10 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                     liveClusterJobs.add(j.jobId());
                 }
             }
+            long id = cluster.id();
+            late = overdue.find(c).stream().filter(o -> o.id() == id).toList();
         }
-        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs));
+        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late);
     }
 
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {
@@ -85,13 +90,13 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         if (planned != null) {
             return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.RECOVER, planned.to().name(), List.of(),
                     "the " + mode.label() + " scanner would move it " + planned.from() + " -> " + planned.to() + ": "
-                            + planned.reason());
+                            + planned.reason().description(), planned.reason().name());
         }
         boolean candidate = preview.candidateIds().contains(cluster.id());
         if (candidate && preview.kind() == RecoveryResult.Kind.WAITED) {
             return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.WAIT, null, preview.unknownJobIds(),
                     "IN_PROGRESS Kubernetes cluster job(s) " + preview.unknownJobIds() + " name no cluster the scanner"
-                            + " can read: it recovers nothing of unknown ownership until they end");
+                            + " can read: it recovers nothing of unknown ownership until they end", null);
         }
         if (candidate) {
             String why = !liveJobs.isEmpty() ? "IN_PROGRESS job(s) " + liveJobs + " name it"
@@ -99,7 +104,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                             + cluster.ownerRunid() + (cluster.ownerJobId() == null ? "" : ", job " + cluster.ownerJobId()) + ")"
                     : "its operation is live";
             return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.LEAVE, null, liveJobs,
-                    "the " + mode.label() + " scanner leaves it: " + why);
+                    "the " + mode.label() + " scanner leaves it: " + why, null);
         }
         String why = cluster.removed() != null ? "it is removed"
                 : !KubernetesClusterStatusScanner.CLOUD_MANAGED.equals(cluster.clusterType())
@@ -108,16 +113,21 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                         ? cluster.state() + " is not an operation's state"
                 : "it was not read as a candidate";
         return new ClusterExplanation.Verdict(ClusterExplanation.Verdict.Kind.LEAVE, null, List.of(),
-                "the " + mode.label() + " scanner leaves it: " + why);
+                "the " + mode.label() + " scanner leaves it: " + why, null);
     }
 
+    /**
+     * The cluster CLUSTER names: an id wins, then a uuid (in any case), then a name. Names are reused
+     * after a delete: a name picks the cluster that is not removed; removed namesakes count only when
+     * no live cluster has the name.
+     */
     private static ClusterExplanation.Cluster find(Connection c, String ref, boolean fencedColumns)
             throws SQLException, NotFound {
         String columns = "id, uuid, name, state, cluster_type, removed"
-                + (fencedColumns ? ", state_version, op_owner_msid, op_owner_runid, op_job_id" : "");
+                + (fencedColumns ? ", " + String.join(", ", CloudStackSchema.FENCE_COLUMNS) : "");
         boolean numeric = ref.matches("[0-9]{1,18}");
         String sql = "SELECT " + columns + " FROM kubernetes_cluster WHERE "
-                + (numeric ? "id = ? OR " : "") + "uuid = ? OR name = ? ORDER BY id";
+                + (numeric ? "id = ? OR " : "") + "LOWER(uuid) = LOWER(?) OR LOWER(name) = LOWER(?) ORDER BY id";
         List<ClusterExplanation.Cluster> found = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
@@ -135,43 +145,51 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                 }
             }
         }
-        if (numeric) { // an id wins over a name made of digits
-            for (ClusterExplanation.Cluster k : found) {
-                if (String.valueOf(k.id()).equals(ref)) {
-                    return k;
-                }
+        for (ClusterExplanation.Cluster k : found) {
+            if (numeric && String.valueOf(k.id()).equals(ref) || ref.equalsIgnoreCase(k.uuid())) {
+                return k;
             }
         }
-        if (found.isEmpty()) {
+        List<ClusterExplanation.Cluster> named = found.stream().filter(k -> ref.equals(k.name())).toList();
+        if (named.isEmpty()) { // no name in this exact case: any case, as MySQL's collation compares
+            named = found.stream().filter(k -> ref.equalsIgnoreCase(k.name())).toList();
+        }
+        List<ClusterExplanation.Cluster> live = named.stream().filter(k -> k.removed() == null).toList();
+        if (live.size() == 1) {
+            return live.get(0);
+        }
+        if (live.size() > 1) {
+            throw new NotFound("the name '" + ref + "' names " + live.size() + " clusters that are not removed "
+                    + live.stream().map(ClusterExplanation.Cluster::id).toList() + ": give an id or uuid");
+        }
+        if (named.size() == 1) {
+            return named.get(0);
+        }
+        if (named.isEmpty()) {
             throw new NotFound("no Kubernetes cluster has the id, uuid or name '" + ref + "'");
         }
-        if (found.size() > 1) {
-            List<Long> ids = found.stream().map(ClusterExplanation.Cluster::id).toList();
-            throw new NotFound("the name '" + ref + "' names " + found.size() + " clusters " + ids + ": give an id or uuid");
-        }
-        return found.get(0);
+        throw new NotFound("no cluster named '" + ref + "' is live, and " + named.size() + " removed clusters had the name ("
+                + String.join(", ", named.stream().map(k -> k.id() + " removed " + k.removed()).toList())
+                + "): give an id or uuid");
     }
 
+    /** The jobs that name the cluster, found by the scanner's own lookup rule, newest first. */
     private List<ClusterExplanation.Job> jobs(Connection c, ClusterExplanation.Cluster cluster) throws SQLException {
-        boolean byUuid = cluster.uuid() != null && !cluster.uuid().isBlank();
+        List<Long> ids = new AsyncJobLookup().jobsNaming(c, cluster.id(), cluster.uuid(), maxJobs);
+        if (ids.isEmpty()) {
+            return List.of();
+        }
         String sql = "SELECT id, job_cmd, job_status, job_result_code, job_result, job_init_msid, job_executing_msid,"
-                + " created, last_updated, removed, instance_type, instance_id, job_cmd_info FROM async_job"
-                + " WHERE (instance_type = '" + AsyncJobLookup.INSTANCE_TYPE + "' AND instance_id = ?)"
-                + (byUuid ? " OR job_cmd_info LIKE ?" : "") + " ORDER BY id DESC";
+                + " created, last_updated, removed, instance_id FROM async_job WHERE id IN ("
+                + String.join(", ", Collections.nCopies(ids.size(), "?")) + ") ORDER BY id DESC";
         List<ClusterExplanation.Job> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, cluster.id());
-            if (byUuid) {
-                ps.setString(2, "%" + cluster.uuid().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            for (int i = 0; i < ids.size(); i++) {
+                ps.setLong(i + 1, ids.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next() && out.size() < maxJobs) {
-                    boolean byInstance = AsyncJobLookup.INSTANCE_TYPE.equals(rs.getString(11))
-                            && rs.getObject(12) != null && rs.getLong(12) == cluster.id();
-                    // The LIKE may match the uuid under another parameter: only the command's own "id" names it.
-                    if (!byInstance && (!byUuid || !cluster.uuid().equals(JobCmdInfo.clusterUuid(rs.getString(13))))) {
-                        continue;
-                    }
+                while (rs.next()) {
+                    boolean byInstance = rs.getObject(11) != null;
                     out.add(new ClusterExplanation.Job(rs.getLong(1), rs.getString(2), rs.getInt(3),
                             nullableInt(rs, 4), rs.getString(5), nullableLong(rs, 6), nullableLong(rs, 7),
                             text(rs.getObject(8)), text(rs.getObject(9)), text(rs.getObject(10)),

@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.explain;
 
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 
 /**
  * What an operator asks about one cluster: its row, the jobs that name it, the management
@@ -8,7 +9,7 @@ import java.util.List;
  * verdict now. Read-only; every time is the database's, as text.
  */
 public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> servers, List<Long> unknownClusterJobIds,
-        Verdict verdict) {
+        Verdict verdict, List<OverdueOperations.Overdue> overdue) {
 
     /** The {@code kubernetes_cluster} row; {@code version} and owner only where the fenced columns exist. */
     public record Cluster(long id, String uuid, String name, String state, String clusterType, String removed,
@@ -20,18 +21,13 @@ public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> s
             Long executingMsid, String created, String lastUpdated, String removed, String namedBy) {
         /** CloudStack's job_status names. */
         public String statusName() {
-            switch (status) {
-                case 0:
-                    return "IN_PROGRESS";
-                case 1:
-                    return "SUCCEEDED";
-                case 2:
-                    return "FAILED";
-                case 3:
-                    return "CANCELLED";
-                default:
-                    return String.valueOf(status);
-            }
+            return switch (status) {
+                case 0 -> "IN_PROGRESS";
+                case 1 -> "SUCCEEDED";
+                case 2 -> "FAILED";
+                case 3 -> "CANCELLED";
+                default -> String.valueOf(status);
+            };
         }
     }
 
@@ -39,8 +35,11 @@ public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> s
     public record Server(long msid, String name, String state, long runid, String lastUpdate, String removed) {
     }
 
-    /** RECOVER (to {@code to}), WAIT (on {@code jobIds}), or LEAVE; {@code reason} says why. */
-    public record Verdict(Kind kind, String to, List<Long> jobIds, String reason) {
+    /**
+     * RECOVER (to {@code to}), WAIT (on {@code jobIds}), or LEAVE; {@code reason} says why, and a
+     * recovery names its {@link org.apache.cloudstack.kubernetes.state.GoneReason} in {@code reasonCode}.
+     */
+    public record Verdict(Kind kind, String to, List<Long> jobIds, String reason, String reasonCode) {
         public enum Kind { RECOVER, WAIT, LEAVE }
 
         public Verdict {
@@ -52,5 +51,6 @@ public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> s
         jobs = List.copyOf(jobs);
         servers = List.copyOf(servers);
         unknownClusterJobIds = List.copyOf(unknownClusterJobIds);
+        overdue = List.copyOf(overdue);
     }
 }

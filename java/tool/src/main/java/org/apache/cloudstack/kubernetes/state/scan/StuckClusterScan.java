@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.GoneReason;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
@@ -24,8 +25,9 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
  * with no live operation; any job of unknown cluster makes it wait.
  */
 public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
-    /** One cluster the scanner recovers (would recover); {@code applied} is null in a dry run. */
-    public record Finding(long id, String uuid, String name, String state, String to, Boolean applied) {
+    /** One cluster the scanner recovers (would recover), and why; {@code applied} is null in a dry run. */
+    public record Finding(long id, String uuid, String name, String state, String to, GoneReason reason,
+            Boolean applied) {
     }
 
     /** The outcome: waiting (an unknown-cluster job is in progress) or the recoveries. */
@@ -43,10 +45,6 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     private final ConnectionSource source;
     private final KubernetesClusterStatusScanner<S, E> scanner;
 
-    public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source) {
-        this(machine, source, StateMode.COMPAT);
-    }
-
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode) {
         this.source = source;
         this.scanner = new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine.withMode(mode),
@@ -63,7 +61,7 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
         for (RecoveryResult.Planned<S> p : report.planned()) {
             String[] uuidAndName = names.getOrDefault(p.clusterId(), new String[2]);
             findings.add(new Finding(p.clusterId(), uuidAndName[0], uuidAndName[1], p.from().name(), p.to().name(),
-                    p.hit()));
+                    p.reason(), p.hit()));
         }
         return new Result(false, List.of(), findings);
     }

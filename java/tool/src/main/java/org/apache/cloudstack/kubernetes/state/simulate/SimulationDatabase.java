@@ -87,25 +87,46 @@ final class SimulationDatabase implements AutoCloseable {
         return this::open;
     }
 
-    /** Creates the tables, refusing a database that holds clusters the simulator did not create. */
+    /**
+     * Creates the tables and empties them. Before it writes anything it checks that the database is
+     * empty or a previous run's (marked): it never touches anyone else's data.
+     */
     void prepare() throws SQLException {
         try (Connection c = open(); Statement st = c.createStatement()) {
+            if (!tableExists(c, MARKER_TABLE)) {
+                List<String> tables = tables(c);
+                if (!tables.isEmpty()) {
+                    throw new IllegalStateException("refusing to simulate on " + describe() + ": it is neither empty nor"
+                            + " a previous simulate run's database (it has " + tables.size() + " table(s): "
+                            + String.join(", ", tables.subList(0, Math.min(5, tables.size())))
+                            + (tables.size() > 5 ? ", ..." : "") + "); give an empty database");
+                }
+                st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int PRIMARY KEY)");
+            }
             CloudStackSchema.create(c);
             CloudStackSchema.createHistory(c);
-            boolean ours = tableExists(c, MARKER_TABLE);
-            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM kubernetes_cluster")) {
-                rs.next();
-                if (rs.getLong(1) > 0 && !ours) {
-                    throw new IllegalStateException("refusing to simulate on " + describe() + ": it holds Kubernetes"
-                            + " clusters that simulate did not create (use an empty database)");
-                }
-            }
-            st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int)");
             st.execute("DELETE FROM cks_state_history");
             for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
                 st.execute("DELETE FROM " + table);
             }
         }
+    }
+
+    /** The database's own tables (not the system's). */
+    private static List<String> tables(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, "%", null)) {
+            while (rs.next()) {
+                String schema = rs.getString("TABLE_SCHEM");
+                String type = rs.getString("TABLE_TYPE");
+                boolean system = schema != null && schema.equalsIgnoreCase("INFORMATION_SCHEMA")
+                        || type == null || type.toUpperCase(java.util.Locale.ROOT).contains("SYSTEM");
+                if (!system) {
+                    out.add(rs.getString("TABLE_NAME"));
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean tableExists(Connection c, String table) throws SQLException {

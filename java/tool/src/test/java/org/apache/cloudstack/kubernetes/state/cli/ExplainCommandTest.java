@@ -138,8 +138,8 @@ class ExplainCommandTest {
         assertTrue(waiting.out().contains("\"unknown_cluster_jobs\": [" + unknown + "]"), waiting.out());
         assertTrue(waiting.out().contains("\"verdict\": {\"kind\": \"wait\", \"to\": null, \"jobs\": [" + unknown + "]"),
                 waiting.out());
-        assertTrue(waiting.out().startsWith("{\"cluster\": {\"id\": " + ids.get("stuck") + ", \"uuid\": \"uuid-stuck\""),
-                waiting.out());
+        assertTrue(waiting.out().startsWith("{\"mode\": \"compat\", \"mode_chosen\": \"auto: the schema has no fence"
+                + " columns\", \"cluster\": {\"id\": " + ids.get("stuck") + ", \"uuid\": \"uuid-stuck\""), waiting.out());
         assertEquals(1, waiting.out().lines().count(), "one JSON document");
     }
 
@@ -171,7 +171,11 @@ class ExplainCommandTest {
                     held.out());
             ToolRun gone = explain(db, "gone", "--mode", "fenced");
             assertTrue(gone.out().contains("verdict: RECOVER to Alert: the fenced scanner would move it Scaling -> Alert:"
-                    + " owner gone: OWNER_RESTARTED"), gone.out());
+                    + " the management server that owns its operation has restarted since [OWNER_RESTARTED]"), gone.out());
+            ToolRun goneJson = explain(db, "gone", "--format", "json");
+            assertTrue(goneJson.out().startsWith("{\"mode\": \"fenced\", \"mode_chosen\": \"auto: the schema has the fence"
+                    + " columns\""), goneJson.out());
+            assertTrue(goneJson.out().contains("\"reason_code\": \"OWNER_RESTARTED\""), goneJson.out());
         } finally {
             try (Connection c = db.connect()) {
                 CloudStackSchema.migrateDown(c);
@@ -179,7 +183,8 @@ class ExplainCommandTest {
         }
         ToolRun noColumns = explain(db, "held", "--mode", "fenced");
         assertEquals(1, noColumns.code());
-        assertTrue(noColumns.err().contains("no fenced columns"), noColumns.err());
+        assertTrue(noColumns.err().startsWith("cks-state explain: --mode fenced: cks.state.mode is 'fenced' but"
+                + " kubernetes_cluster has none of the columns"), noColumns.err());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -198,8 +203,66 @@ class ExplainCommandTest {
         assertEquals("cks-state explain: no Kubernetes cluster has the id, uuid or name 'nowhere'", none.err().strip());
         ToolRun twins = explain(db, "twin");
         assertEquals(1, twins.code());
-        assertTrue(twins.err().strip().matches("cks-state explain: the name 'twin' names 2 clusters \\[\\d+, \\d+\\]: give an id or uuid"),
-                twins.err());
+        assertTrue(twins.err().strip().matches("cks-state explain: the name 'twin' names 2 clusters that are not removed"
+                + " \\[\\d+, \\d+\\]: give an id or uuid"), twins.err());
         assertEquals("", twins.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void aNameReusedAfterADeletePicksTheLiveCluster(ToolDatabase db) throws SQLException {
+        db.reset();
+        long live;
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = new CloudStackRows(c);
+            rows.cluster("prod", "uuid-prod-old-1", "Destroyed", true);
+            rows.cluster("prod", "uuid-prod-old-2", "Destroyed", true);
+            live = rows.cluster("prod", "uuid-prod-now", "Scaling", false);
+            rows.cluster("gone", "uuid-gone-1", "Destroyed", true);
+            rows.cluster("gone", "uuid-gone-2", "Destroyed", true);
+        }
+        ToolRun prod = explain(db, "prod");
+        assertEquals(0, prod.code(), prod.err());
+        assertTrue(prod.out().contains("cluster " + live + " uuid-prod-now prod\n"), prod.out());
+        ToolRun byUpperUuid = explain(db, "UUID-PROD-NOW");
+        assertTrue(byUpperUuid.out().contains("cluster " + live + " uuid-prod-now prod\n"), byUpperUuid.out());
+        ToolRun gone = explain(db, "gone");
+        assertEquals(1, gone.code());
+        assertTrue(gone.err().strip().matches("cks-state explain: no cluster named 'gone' is live, and 2 removed clusters"
+                + " had the name \\(\\d+ removed [0-9-]+ [0-9:]+, \\d+ removed [0-9-]+ [0-9:]+\\): give an id or uuid"),
+                gone.err());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void theJobsShownAreTheOnesTheScannerCounts(ToolDatabase db) throws SQLException {
+        db.reset();
+        long cluster;
+        long upperCaseJob;
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = new CloudStackRows(c);
+            cluster = rows.cluster("mixed-case", "0f6c1a2b-aaaa-bbbb-cccc-9d2e00000001", "Scaling", false);
+            // An older server left instance_id NULL and wrote the uuid in upper case: the scanner's
+            // lookup compares uuids case-insensitively, so this live job keeps the cluster.
+            upperCaseJob = rows.job().cmdInfo("{\"id\":\"0F6C1A2B-AAAA-BBBB-CCCC-9D2E00000001\",\"size\":\"3\"}").msid(7001)
+                    .insert();
+            // A job of another kind whose parameters carry the uuid names no cluster.
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO async_job (job_cmd, job_cmd_info, job_status, instance_type, created)"
+                        + " VALUES ('org.apache.cloudstack.api.command.user.vm.StartVMCmd',"
+                        + " '{\"id\":\"0f6c1a2b-aaaa-bbbb-cccc-9d2e00000001\"}', 0, 'VirtualMachine', NOW())");
+            }
+        }
+        ToolRun run = explain(db, "mixed-case");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().contains("  " + upperCaseJob + " ScaleKubernetesClusterCmd IN_PROGRESS"), run.out());
+        assertEquals(1, run.out().lines().filter(l -> l.contains("Cmd ")).count(), run.out());
+        assertTrue(run.out().contains("verdict: LEAVE: the compat scanner leaves it: IN_PROGRESS job(s) [" + upperCaseJob
+                + "] name it"), run.out());
+        ToolRun scan = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertTrue(scan.out().contains("no stuck Kubernetes cluster"), "scan agrees with explain: " + scan.out());
+        ToolRun json = explain(db, String.valueOf(cluster), "--format", "json");
+        assertTrue(json.out().contains("\"verdict\": {\"kind\": \"leave\", \"to\": null, \"jobs\": [" + upperCaseJob + "]"),
+                json.out());
     }
 }

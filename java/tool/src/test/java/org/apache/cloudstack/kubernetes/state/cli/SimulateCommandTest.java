@@ -24,11 +24,10 @@ class SimulateCommandTest {
     @EnumSource(ToolDatabase.class)
     void fixedSeedsKeepEveryInvariant(ToolDatabase db) throws Exception {
         for (String seed : new String[] {"7", "8"}) {
-            db.reset();
             String[] args = db == ToolDatabase.H2
                     ? new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200"}
                     : new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200",
-                        "--jdbc-url", db.url()};
+                        "--jdbc-url", db.simulationUrl()};
             ToolRun run = ToolRun.of(args);
             assertEquals(0, run.code(), run.out() + run.err());
             String json = run.out();
@@ -73,7 +72,15 @@ class SimulateCommandTest {
     void badOptionsGiveAClearMessageAndExitTwo() {
         ToolRun zero = ToolRun.of("simulate", "--servers", "0");
         assertEquals(2, zero.code());
-        assertTrue(zero.err().contains("servers must be positive"), zero.err());
+        assertEquals("cks-state simulate: --servers must be positive\ntry 'cks-state simulate --help'\n", zero.err());
+        for (String[] option : new String[][] {{"--duration", "0", "must be positive"}, {"--workers", "-1", "must be positive"},
+            {"--operation-ms", "0", "must be positive"}, {"--crashes", "-2", "must not be negative"},
+            {"--failure-rate", "1.5", "must be between 0 and 1"}}) {
+            ToolRun bad = ToolRun.of("simulate", option[0], option[1]);
+            assertEquals(2, bad.code(), bad.err());
+            assertEquals("cks-state simulate: " + option[0] + " " + option[2] + "\ntry 'cks-state simulate --help'\n",
+                    bad.err(), "an option error names the option, not a field, and shows no usage");
+        }
         ToolRun format = ToolRun.of("simulate", "--format", "xml");
         assertEquals(2, format.code());
         assertTrue(format.err().contains("--format"), format.err());
@@ -83,5 +90,62 @@ class SimulateCommandTest {
         ToolRun env = ToolRun.of("simulate", "--jdbc-url", "jdbc:h2:mem:x", "--password-env", "CKS_NO_SUCH_VARIABLE_X");
         assertEquals(2, env.code());
         assertTrue(env.err().contains("CKS_NO_SUCH_VARIABLE_X is not set"), env.err());
+    }
+
+    @Test
+    void aForeignDatabaseIsRefusedBeforeAnythingIsWritten() throws Exception {
+        String url = "jdbc:h2:mem:foreign_db;MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE user_data (id int PRIMARY KEY, note varchar(20))");
+            st.execute("INSERT INTO user_data VALUES (1, 'keep me')");
+            ToolRun run = ToolRun.of("simulate", "--quiet", "--operations", "20", "--jdbc-url", url);
+            assertEquals(1, run.code(), run.out() + run.err());
+            assertTrue(run.err().startsWith("cks-state simulate: refusing to simulate on " + url + ": it is neither empty"
+                    + " nor a previous simulate run's database (it has 1 table(s): user_data)"), run.err());
+            try (java.sql.ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, "%", null)) {
+                java.util.List<String> tables = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    if (!"INFORMATION_SCHEMA".equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
+                        tables.add(rs.getString("TABLE_NAME"));
+                    }
+                }
+                assertEquals(java.util.List.of("user_data"), tables, "nothing created in a foreign database");
+            }
+            st.execute("DROP TABLE user_data");
+        }
+    }
+
+    @Test
+    void operationsNotDispatchedInTimeExitFour() {
+        ToolRun run = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "5000", "--arrival-ms", "20",
+                "--duration", "1", "--crashes", "0");
+        assertEquals(SimulateCommand.NOT_DISPATCHED, run.code(), run.out() + run.err());
+        long late = number(run.out(), "not_dispatched_in_time");
+        assertTrue(late > 0, run.out());
+        assertTrue(run.err().contains("cks-state simulate: " + late + " of 5000 operations were not dispatched within"
+                + " --duration 1 s"), run.err());
+        assertEquals(0, number(run.out(), "double_entries"), run.out());
+    }
+
+    @Test
+    void theReportHasTheSameLayoutInBothModes() {
+        ToolRun compat = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "compat");
+        ToolRun fenced = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "fenced");
+        assertEquals(0, compat.code(), compat.err());
+        assertEquals(0, fenced.code(), fenced.err());
+        assertEquals(layout(compat.out()), layout(fenced.out()));
+        assertTrue(compat.out().contains("\"closed_windows\": \"none\""), compat.out());
+        assertTrue(fenced.out().contains("\"closed_windows\": \"live_operations_failed concurrent_proceeds\""),
+                fenced.out());
+    }
+
+    /** Section and counter names in order (final_states differ by run, not by mode). */
+    private static java.util.List<String> layout(String json) {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        Matcher m = Pattern.compile("\"(\\w+)\": ").matcher(json.substring(0, json.indexOf("\"final_states\"")));
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
     }
 }

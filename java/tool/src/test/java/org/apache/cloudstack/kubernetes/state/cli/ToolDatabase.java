@@ -1,16 +1,26 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 
-/** The databases the tool's tests run on: embedded H2 and the throwaway MariaDB of `make test`. */
+/**
+ * The databases the tool's tests run on: embedded H2, and the throwaway MariaDB of `make test`
+ * through the MariaDB driver and through MySQL Connector/J (jdbc:mysql, as the management server).
+ */
 enum ToolDatabase {
-    H2, MARIADB;
+    H2, MARIADB, CONNECTOR_J;
+
+    /** The operator account scripts/mariadb.sh creates: a password no other text contains. */
+    static final String OPERATOR = "cloudop";
+    static final String OPERATOR_PASSWORD = "Op-S3cret-4417";
 
     /** The JDBC URL the tool is given. */
     String url() {
@@ -22,7 +32,24 @@ enum ToolDatabase {
             fail("[mariadb] needs -Dmariadb.url: run `make test`, or `scripts/mariadb.sh start` and pass"
                     + " -Dmariadb.url=\"$(../scripts/mariadb.sh url)\"");
         }
-        return url;
+        return this == CONNECTOR_J ? url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:") : url;
+    }
+
+    /** The URL of the same database without its user and password, and the server's host:port. */
+    String bareUrl() {
+        return url().replaceFirst("[?&]user=[^&]*", "").replaceFirst("[?&]password=[^&]*", "");
+    }
+
+    /** host:port of the MariaDB server. */
+    static String server() {
+        Matcher m = Pattern.compile("//([^/]+)/").matcher(MARIADB.url());
+        assertTrue(m.find(), "unexpected MariaDB URL shape");
+        return m.group(1);
+    }
+
+    /** A database simulate may use: empty or its own (on MariaDB the `cks_sim` database); null for H2's default. */
+    String simulationUrl() {
+        return this == H2 ? null : url().replaceFirst("/cloud\\?", "/cks_sim?");
     }
 
     Connection connect() throws SQLException {
@@ -43,6 +70,6 @@ enum ToolDatabase {
 
     @Override
     public String toString() {
-        return "[" + name().toLowerCase(java.util.Locale.ROOT) + "]";
+        return "[" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + "]";
     }
 }

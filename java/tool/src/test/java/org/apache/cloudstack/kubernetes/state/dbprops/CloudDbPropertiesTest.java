@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,30 @@ class CloudDbPropertiesTest {
         assertEquals("cloud", s.user());
         assertEquals("plain", s.password());
         assertFalse(s.toString().contains("plain"), s.toString());
+    }
+
+    /** The server's HA URL (TransactionLegacy): host list, the port once, the HA parameters after url.params and useSSL. */
+    @Test
+    void databaseHaAsTheServerBuildsIt() throws Exception {
+        String base = "db.cloud.host=db1\ndb.cloud.port=3306\ndb.cloud.name=cloud\ndb.cloud.driver=jdbc:mysql\n"
+                + "db.cloud.autoReconnect=true\ndb.cloud.url.params=a=1\ndb.cloud.useSSL=true\n"
+                + "db.cloud.failOverReadOnly=false\ndb.cloud.reconnectAtTxEnd=true\ndb.cloud.autoReconnectForPools=true\n"
+                + "db.cloud.secondsBeforeRetrySource=3600\ndb.cloud.queriesBeforeRetrySource=5000\n"
+                + "db.cloud.initialTimeout=3600\ndb.ha.loadBalanceStrategy=com.cloud.utils.db.StaticStrategy\n";
+        String query = "?autoReconnect=true&a=1&useSSL=true&failOverReadOnly=false&reconnectAtTxEnd=true"
+                + "&autoReconnectForPools=true&secondsBeforeRetrySource=3600&queriesBeforeRetrySource=5000&initialTimeout=3600";
+        DbSettings ha = read(base + "db.ha.enabled=true\ndb.cloud.replicas=db2,db3:3307\n", Map.of());
+        assertEquals("jdbc:mysql://db1,db2,db3:3307:3306/cloud" + query, ha.url());
+        assertEquals(List.of("jdbc:mysql://db1:3306/cloud" + query, "jdbc:mysql://db2:3306/cloud" + query,
+                "jdbc:mysql://db3:3307/cloud" + query), ha.connectUrls(), "the source, then each replica");
+        DbSettings slaves = read(base + "db.ha.enabled=true\ndb.cloud.slaves=old\n", Map.of());
+        assertEquals("jdbc:mysql://db1,old:3306/cloud" + query, slaves.url(), "the older key name");
+        DbSettings off = read(base + "db.ha.enabled=false\ndb.cloud.replicas=db2\n", Map.of());
+        assertEquals("jdbc:mysql://db1:3306/cloud?autoReconnect=true&a=1&useSSL=true", off.url());
+        assertEquals(List.of(off.url()), off.connectUrls());
+        DbSettingsException none = assertThrows(DbSettingsException.class,
+                () -> read(base + "db.ha.enabled=true\n", Map.of()));
+        assertEquals("db.ha.enabled=true but db.properties names no replica (db.cloud.replicas)", none.getMessage());
     }
 
     @Test

@@ -1,0 +1,13 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+/**
+ * A failure the operator reads as one line: what the tool was doing, and why it could not (exit
+ * status 1). Whoever makes one masks what a driver said in it ({@link DatabaseErrors#reason}).
+ */
+final class ToolFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ToolFailure(String message) {
+        super(message);
+    }
+}
