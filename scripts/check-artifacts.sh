@@ -71,4 +71,7 @@ out="$(timeout 120 java -jar "$cli" scan --jdbc-url "jdbc:h2:file:$work/missing;
 [ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q 'no such database' ||
     fail "scan of a missing H2 database (exit $rc): $out"
 ! ls "$work"/missing* >/dev/null 2>&1 || fail "scan of a missing H2 database created one: $(ls "$work")"
-echo "check-artifacts: $(basename "$cli"): stock H2 $h2_version reads and writes the same files; read-only scans change and create none"
+out="$(timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url;NO_SUCH_SETTING=1" 2>&1)" && rc=0 || rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q 'Unsupported connection setting "NO_SUCH_SETTING"' ||
+    fail "H2's own messages do not read in the tool (exit $rc): $out"
+echo "check-artifacts: $(basename "$cli"): stock H2 $h2_version reads and writes the same files, its messages read; read-only scans change and create none"

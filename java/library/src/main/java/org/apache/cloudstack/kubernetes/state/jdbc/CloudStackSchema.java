@@ -18,7 +18,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
  * The DDL of the CloudStack tables cks-state uses ({@code cloudstack-schema.sql}: kubernetes_cluster,
- * kubernetes_cluster_vm_map, vm_instance, async_job, mshost) and of its own optional history table
+ * kubernetes_cluster_vm_map, vm_instance, async_job, mshost, configuration) and of its own optional history table
  * ({@code state-history.sql}: cks_state_history). The same files run on MariaDB / MySQL and on H2
  * in MySQL mode ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). Every statement is
  * {@code CREATE TABLE IF NOT EXISTS}: running it twice is harmless. The fenced mode's columns come

@@ -7,7 +7,7 @@
  * <ul>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema}: DDL of the subset of the
  *       {@code cloud} schema used here (kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
- *       async_job, mshost) plus the optional cks_state_history; runs on MariaDB/MySQL and H2
+ *       async_job, mshost, configuration) plus the optional cks_state_history; runs on MariaDB/MySQL and H2
  *       ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}).</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao}: the only writer
  *       of {@code kubernetes_cluster.state}: {@code UPDATE ... SET state=? WHERE id=? AND state=? AND

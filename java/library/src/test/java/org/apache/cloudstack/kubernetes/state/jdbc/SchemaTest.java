@@ -49,8 +49,11 @@ class SchemaTest {
             assertTrue(vm.keySet().containsAll(List.of("id", "uuid", "name", "removed")));
             assertTrue(columns(c, "cks_state_history").keySet().containsAll(List.of("cluster_id", "from_state",
                     "to_state", "event", "msid", "at")));
+            assertTrue(columns(c, "configuration").keySet().containsAll(List.of("category", "instance", "component",
+                    "name", "value", "default_value", "description", "scope", "is_dynamic", "updated")));
         }
-        assertEquals(5, CloudStackSchema.statements(CloudStackSchema.CLOUDSTACK_RESOURCE).size(), "five tables");
+        assertEquals(6, CloudStackSchema.statements(CloudStackSchema.CLOUDSTACK_RESOURCE).size(), "six tables");
+        assertEquals(6, CloudStackSchema.CLOUDSTACK_TABLES.size(), "each table emptied by the tests");
     }
 
     private static Map<String, String> columns(Connection c, String table) throws SQLException {

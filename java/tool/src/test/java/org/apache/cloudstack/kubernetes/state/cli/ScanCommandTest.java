@@ -177,6 +177,9 @@ class ScanCommandTest {
         assertTrue(run.err().startsWith("cks-state scan: connecting to jdbc:mariadb://127.0.0.1:1/cloud: cannot reach the"
                 + " database server ("), run.err());
         assertEquals(1, run.err().lines().count(), run.err());
+        ToolRun ipv6 = ToolRun.of("scan", "--jdbc-url", "jdbc:mariadb://[::1:3407/cloud");
+        assertEquals("cks-state scan: connecting to jdbc:mariadb://[::1:3407/cloud: the driver cannot read this URL"
+                + " (StringIndexOutOfBoundsException)\n", ipv6.err());
     }
 
     @Test
