@@ -16,6 +16,7 @@ import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.StateWrite;
 import org.apache.cloudstack.kubernetes.state.Token;
 import org.apache.logging.log4j.LogManager;
@@ -82,24 +83,53 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
     }
 
-    /** Enters {@code operation} on {@code current}, the state the worker loaded: a row moved since loses the race. */
+    /**
+     * Enters {@code operation} on {@code current}, the state the worker loaded: a row moved since loses
+     * the race. A decision that writes compares as it writes; one that writes nothing (proceed,
+     * nothing to do, refuse) is confirmed against the row: compat reads the state once for it, fenced
+     * has read the row's token before deciding. A row in another state is LOST_RACE.
+     */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, S current) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(current, "current");
-        ClusterRow<S> row = dao.rowAsLoaded(clusterId, current);
-        return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
+        if (dao.mode() == StateMode.COMPAT) {
+            return enter(clusterId, operation, ClusterRow.of(current), null);
+        }
+        ClusterRow<S> read = dao.findRow(clusterId);
+        return read == null ? notFound(clusterId, operation)
+                : enter(clusterId, operation, new ClusterRow<>(new Token<>(current, read.version()), read.owner()),
+                        read.state());
     }
 
     /** Enters {@code operation} on a row read with its token (the fenced callers' form). */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, ClusterRow<S> row) {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(row, "row");
+        return enter(clusterId, operation, row, row.state());
+    }
+
+    /**
+     * The entry on {@code row}; {@code actual}: the cluster's state as read, or null when the row
+     * was not read (compat, on the caller's state): a decision that writes nothing then reads it.
+     */
+    private OperationEntry<S, E> enter(long clusterId, Operation operation, ClusterRow<S> row, S actual) {
         EntryDecision<S, E> entry = machine.entry(operation, row, owner);
         S from = row.state();
+        StateWrite<S, E> w = entry.write();
+        if (w == null && entry.kind() != EntryDecision.Kind.BUSY) {
+            S now = actual != null ? actual : dao.findState(clusterId);
+            if (now == null) {
+                return notFound(clusterId, operation);
+            }
+            if (now != from) {
+                LOG.info("Kubernetes cluster {}: {} decided on {}, but the cluster is {}", clusterId, operation, from, now);
+                return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
+                        retryMessage(clusterId, operation, from), null);
+            }
+        }
         switch (entry.kind()) {
             case TRANSITION:
             case PROCEED: {
-                StateWrite<S, E> w = entry.write();
                 if (w != null && !dao.apply(clusterId, w)) {
                     LOG.info("Kubernetes cluster {}: {} lost the race from {}", clusterId, operation, row.token());
                     return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),

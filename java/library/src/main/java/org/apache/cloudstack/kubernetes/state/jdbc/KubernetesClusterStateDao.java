@@ -120,9 +120,64 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
                 c -> compareAndSet(c, clusterId, write));
     }
 
-    /** {@link #apply(long, StateWrite)} on a manual-commit connection: commits a hit, rolls back a miss. */
-    boolean apply(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
+    /** {@link #apply(long, StateWrite)} on the scanner's manual-commit connection: commits a hit, rolls back a miss. */
+    boolean applyAndCommit(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
         return valid(clusterId, write, fenced) && compareAndSet(c, clusterId, write);
+    }
+
+    // ---- Joined forms: on the caller's connection, inside the caller's transaction (CloudStack's
+    // TransactionLegacy.currentTxn()). They never commit, roll back, change auto-commit or isolation,
+    // or close the connection; the history row goes into the same transaction. A lost race (deadlock,
+    // lock wait timeout) is thrown as a StateStoreException whose isLostRace() is true: the database
+    // may have rolled the caller's transaction back, and the caller decides.
+
+    /**
+     * {@link #updateState(long, Enum, Enum)} in the caller's transaction on {@code connection}: true
+     * when this call changed the row. A row the caller's transaction already locked is written at once.
+     */
+    public boolean updateState(Connection connection, long clusterId, S expected, E event) {
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(event, "event");
+        S target = machine.nextState(expected, event);
+        if (target == null) {
+            LOG.warn("Kubernetes cluster {}: no transition from {} by {}; state not written", clusterId, expected,
+                    event);
+            return false;
+        }
+        StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
+        return valid(clusterId, write, false) && joined(connection, clusterId, write);
+    }
+
+    /** {@link #apply(long, StateWrite)} in the caller's transaction on {@code connection}; true when it hit. */
+    public boolean apply(Connection connection, long clusterId, StateWrite<S, E> write) {
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(write, "write");
+        return valid(clusterId, write, fenced) && joined(connection, clusterId, write);
+    }
+
+    /** {@link #findState(long)} in the caller's transaction on {@code connection}. */
+    public S findState(Connection connection, long clusterId) {
+        ClusterRow<S> row = findRow(connection, clusterId);
+        return row == null ? null : row.state();
+    }
+
+    /** {@link #findRow(long)} in the caller's transaction on {@code connection}. */
+    public ClusterRow<S> findRow(Connection connection, long clusterId) {
+        Objects.requireNonNull(connection, "connection");
+        try {
+            return readRow(connection, clusterId);
+        } catch (SQLException e) {
+            throw new StateStoreException("reading the state of Kubernetes cluster " + clusterId, e);
+        }
+    }
+
+    private boolean joined(Connection c, long clusterId, StateWrite<S, E> w) {
+        try {
+            return writeRow(c, clusterId, w);
+        } catch (SQLException e) {
+            throw new StateStoreException("Kubernetes cluster " + clusterId + ": " + w + " in the caller's transaction", e);
+        }
     }
 
     /** The state of a live (not removed) cluster, or null when there is none with this id. */
@@ -134,21 +189,17 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     /** The row of a live cluster as this mode reads it (fenced: with version and owner), or null. */
     public ClusterRow<S> findRow(long clusterId) {
         try (Connection c = source.open()) {
-            return findRow(c, clusterId);
+            return readRow(c, clusterId);
         } catch (SQLException e) {
             throw new StateStoreException("reading the state of Kubernetes cluster " + clusterId, e);
         }
     }
 
-    ClusterRow<S> findRow(Connection c, long clusterId) throws SQLException {
+    private ClusterRow<S> readRow(Connection c, long clusterId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(fenced ? FENCE_SQL : STATE_SQL)) {
             ps.setLong(1, clusterId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? row(rs, 1) : null;
-            }
-        } finally {
-            if (!c.getAutoCommit()) {
-                c.commit();
             }
         }
     }
@@ -212,22 +263,26 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** On a manual-commit connection: commits a hit, rolls back a miss or a failure. */
     private boolean compareAndSet(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
-        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w, tx -> {
-            int rows;
-            try (PreparedStatement ps = tx.prepareStatement(w.versioned() ? FENCED_CAS_SQL : CAS_SQL)) {
-                bind(ps, clusterId, w);
-                rows = ps.executeUpdate();
-            }
-            if (rows == 0) {
-                LOG.debug("Kubernetes cluster {}: not at {} any more, {} not applied", clusterId, w.expected(), w);
-                return false;
-            }
-            if (history && w.event() != null) {
-                recordHistory(tx, clusterId, w);
-            }
-            LOG.debug("Kubernetes cluster {}: {}", clusterId, w);
-            return true;
-        });
+        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w,
+                tx -> writeRow(tx, clusterId, w));
+    }
+
+    /** The compare-and-set and its history row, in whatever transaction {@code c} is in; true on a hit. */
+    private boolean writeRow(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
+        int rows;
+        try (PreparedStatement ps = c.prepareStatement(w.versioned() ? FENCED_CAS_SQL : CAS_SQL)) {
+            bind(ps, clusterId, w);
+            rows = ps.executeUpdate();
+        }
+        if (rows == 0) {
+            LOG.debug("Kubernetes cluster {}: not at {} any more, {} not applied", clusterId, w.expected(), w);
+            return false;
+        }
+        if (history && w.event() != null) {
+            recordHistory(c, clusterId, w);
+        }
+        LOG.debug("Kubernetes cluster {}: {}", clusterId, w);
+        return true;
     }
 
     private static void bind(PreparedStatement ps, long clusterId, StateWrite<?, ?> w) throws SQLException {

@@ -167,7 +167,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
                 listener.beforeRecovery(r.clusterId());
                 hit = false;
                 try {
-                    hit = dao.apply(c, r.clusterId(), w);
+                    hit = dao.applyAndCommit(c, r.clusterId(), w);
                 } finally {
                     listener.afterRecovery(r.clusterId(), hit);
                 }
@@ -268,7 +268,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
             S reached = null;
             for (StateWrite<S, E> step : machine.planReconcile(row, vms, me).steps()) {
                 steps++;
-                if (!dao.apply(c, id, step)) {
+                if (!dao.applyAndCommit(c, id, step)) {
                     missed.add(id);
                     break;
                 }
