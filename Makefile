@@ -26,7 +26,7 @@ java-test:
 	scripts/mariadb.sh start
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
-	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports
+	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/examples/target/surefire-reports
 
 # Issue 12: both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a
