@@ -28,7 +28,7 @@ java-test:
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
 	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/examples/target/surefire-reports
 
-# Issue 12: both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
+# Both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a
 # JDK 22+ (run after java-test's build).
 platform-test:
@@ -49,7 +49,7 @@ clean:
 	cargo clean
 	cd java && $(MVN) clean
 
-# ---- Benchmarks (issue 7, see BENCHMARKS.md): cargo bench, the JMH suite (one run, ratios to
+# ---- Benchmarks (see BENCHMARKS.md): cargo bench, the JMH suite (one run, ratios to
 # baselines of the same run) and the scanner pass end to end on MariaDB. The scanner uses a
 # throwaway server of its own (port 3427, .mariadb/bench-3427) so that a `make java-test` beside
 # it keeps its server. Results and logs land in java/library/target-bench/. bench-quick: < 5 minutes.
@@ -85,7 +85,7 @@ bench: bench-build
 bench-quick: bench-build
 	$(call run-bench,quick,1000$(BENCH_COMMA)10000,3)
 
-# Long hostile-input and fault runs (issue 8); `make test` runs the short versions of the same
+# Long hostile-input and fault runs; `make test` runs the short versions of the same
 # tests. Knobs: SOAK_FUZZ_SECONDS (per libFuzzer target), SOAK_PROPTEST_CASES, SOAK_JUNK_CALLS (per
 # native method), SOAK_SIMULATE_OPERATIONS (each long simulate run).
 SOAK_FUZZ_SECONDS ?= 300
@@ -126,7 +126,7 @@ soak-java:
 soak-simulate: build
 	scripts/soak-simulate.sh $(JAR) $(SOAK_SIMULATE_OPERATIONS)
 
-# Issue 13: mutation testing of the core's decisions (cargo-mutants, pinned; tens of minutes, so
+# Mutation testing of the core's decisions (cargo-mutants, pinned; tens of minutes, so
 # not part of `make test`). Fails on a surviving mutant that mutants/equivalent.txt does not explain.
 .PHONY: mutants
 mutants:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the two artifacts (issue 14): what a management server adds to its class path and what
+# Checks the two artifacts: what a management server adds to its class path and what
 # an operator runs.
 # - the library jar holds the binding, the JDBC side and native/, nothing of the tool (cli,
 #   simulate, scan) and no third-party class; its runtime dependencies are log4j-api alone;

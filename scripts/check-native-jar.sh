@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks what a jar carries natively (issue 12); fails on the first thing wrong:
+# Checks what a jar carries natively; fails on the first thing wrong:
 # - native/platforms lists exactly linux-x86_64 and linux-aarch64, each with its libcks_state.so;
 # - each library's ELF machine matches its folder, and it needs no GLIBC_ version above 2.17;
 # - no library carries a path of the build machine (this checkout, CARGO_HOME, HOME), nor a test

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make mutants` (issue 13): cargo-mutants over the core's decision files. Fails when a mutant
+# `make mutants`: cargo-mutants over the core's decision files. Fails when a mutant
 # survives that mutants/equivalent.txt does not explain. Takes tens of minutes: not in `make test`.
 #
 # The mutants are tested by the cargo suite without tests/deterministic_sim.rs (a 20 s

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds libcks_state.so for every platform the jar carries, with a glibc 2.17 floor, from
-# registry packages only (issue 12):
+# registry packages only:
 #
 #   linux-x86_64    rustup's pinned toolchain (rust-toolchain.toml), linked by zig through
 #                   cargo-zigbuild for x86_64-unknown-linux-gnu.2.17

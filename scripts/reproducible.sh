@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds HEAD twice, in two fresh clones at different paths, and compares the jars byte for byte
-# (issue 12). The cross toolchains of this checkout are shared; everything else starts clean.
+# Builds HEAD twice, in two fresh clones at different paths, and compares the jars byte for byte.
+# The cross toolchains of this checkout are shared; everything else starts clean.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

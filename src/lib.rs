@@ -27,9 +27,7 @@ pub use fencing::{
     FencedWrite, FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token,
 };
 pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
-pub use recovery::{
-    needs_job_lookup, plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan, RecoveryPlanner,
-};
+pub use recovery::{plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan, RecoveryPlanner};
 pub use scaling::{ScaleKind, ScaleOperation, ScalingStep};
 pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;

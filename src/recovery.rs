@@ -37,11 +37,6 @@ pub enum RecoveryPlan {
     Recover(Vec<Recovery>),
 }
 
-/// Whether any of the states read makes a job lookup worth its query.
-pub fn needs_job_lookup(states: impl IntoIterator<Item = State>) -> bool {
-    states.into_iter().any(State::is_orphan_candidate)
-}
-
 /// Plans one pass in O(clusters + jobs). Rows whose state is not an orphan candidate are ignored.
 pub fn plan_recovery(
     profile: Profile,

@@ -2,8 +2,8 @@
 //! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
 
 use cks_state::{
-    needs_job_lookup, plan_reconcile, ClusterRow, JobRef, Operation, Profile, RecoveryPlanner,
-    ScaleKind, ScaleOperation, ScalingStep, State, VmSummary,
+    plan_reconcile, ClusterRow, JobRef, Operation, Profile, RecoveryPlanner, ScaleKind,
+    ScaleOperation, ScalingStep, State, VmSummary,
 };
 
 const P: Profile = Profile::Upstream;
@@ -33,18 +33,6 @@ fn a_planner_wants_jobs_only_while_a_candidate_may_still_be_recovered() {
         !RecoveryPlanner::new(P, at_rest.iter().copied()).wants_jobs(),
         "no candidate: the job query is not worth its cost"
     );
-}
-
-#[test]
-fn the_job_query_is_needed_exactly_when_a_state_read_is_an_operations() {
-    assert!(needs_job_lookup([State::Running, State::Upgrading]));
-    assert!(needs_job_lookup([State::Starting]));
-    assert!(!needs_job_lookup([
-        State::Running,
-        State::Alert,
-        State::Created
-    ]));
-    assert!(!needs_job_lookup([]));
 }
 
 #[test]

@@ -338,9 +338,6 @@ fn recovery_skips_the_job_lookup_when_no_cluster_is_in_an_operation_state() {
         row(2, State::Alert),
         row(3, State::Stopped),
     ];
-    assert!(!cks_state::needs_job_lookup(
-        clusters.iter().map(|c| c.state)
-    ));
     assert_eq!(
         plan_recovery(P, &clusters, [JobRef::Unknown]),
         RecoveryPlan::Skip

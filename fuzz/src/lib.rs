@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use cks_state::fencing::MAX_VERSION;
 use cks_state::{
-    complete, decide_entry, fenced_completion, fenced_entry, is_fenced_candidate, needs_job_lookup,
+    complete, decide_entry, fenced_completion, fenced_entry, is_fenced_candidate,
     next_state, plan_fenced_reconcile, plan_fenced_recovery, plan_reconcile, plan_recovery,
     ClusterRow, Completion, EntryDecision, Event, Fence, FencedCandidate, FencedEntry, FencedScale,
     FencedScaleStep, FencedWrite, FencingError, Hold, InProgressJob, JobRef, MsHost, MsStatus,
@@ -258,10 +258,6 @@ pub fn recovery_planning(data: &[u8]) {
         .iter()
         .filter(|r| r.state.is_orphan_candidate())
         .collect();
-    assert_eq!(
-        needs_job_lookup(rows.iter().map(|r| r.state)),
-        !candidates.is_empty()
-    );
     let busy: HashSet<u64> = jobs
         .iter()
         .filter_map(|j| match j {

@@ -7,8 +7,7 @@ use cks_state::fencing::{
     is_fenced_candidate, plan_fenced_reconcile, plan_fenced_recovery, FencedCandidate,
 };
 use cks_state::{
-    needs_job_lookup, plan_reconcile, plan_recovery, ClusterRow, JobRef, Owner, RecoveryPlan,
-    State, VmSummary,
+    plan_reconcile, plan_recovery, ClusterRow, JobRef, Owner, RecoveryPlan, State, VmSummary,
 };
 
 use super::db::Write;
@@ -83,7 +82,10 @@ impl Scanner {
             })
             .collect();
         let any = match sh.mode {
-            Mode::Compat => needs_job_lookup(self.candidates.iter().map(|c| c.fence.token.state)),
+            Mode::Compat => self
+                .candidates
+                .iter()
+                .any(|c| c.fence.token.state.is_orphan_candidate()),
             Mode::Fenced | Mode::FencedStateOnlyCas => self
                 .candidates
                 .iter()

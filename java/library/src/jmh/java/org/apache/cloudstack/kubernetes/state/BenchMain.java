@@ -22,7 +22,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Runs the JMH suite in one run (both benchmark classes; three forks each in the full run, one in the
  * quick run) and prints every result
  * as the median of its measurement iterations, as a ratio against its baseline from the same
- * run, with the targets of issue 7 marked met or missed.
+ * run, with the targets of BENCHMARKS.md marked met or missed.
  *
  * <p>Usage: {@code BenchMain quick|full [summary.md]}. The forks get this JVM's
  * {@code -Dcks.state.library.path}, so they load the same native library.

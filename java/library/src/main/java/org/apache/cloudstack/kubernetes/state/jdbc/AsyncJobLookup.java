@@ -83,11 +83,6 @@ public final class AsyncJobLookup {
             }
             return ids;
         }
-
-        /** True when some job's cluster is unknown. */
-        public boolean anyUnknown() {
-            return jobs.stream().anyMatch(j -> j.clusterId() == UNKNOWN_CLUSTER);
-        }
     }
 
     /** Runs the lookup on the caller's connection (its transaction, if any, is left open). */

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
 
-/** The SQL both status scanners share, and the reading of its results. */
+/** The SQL of the status scanner's reconciliation listing, and the reading of its results. */
 final class ScanQueries {
     private ScanQueries() {
     }

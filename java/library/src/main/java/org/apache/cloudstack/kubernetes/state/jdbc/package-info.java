@@ -10,11 +10,14 @@
  *       async_job, mshost, configuration) plus the optional cks_state_history; runs on MariaDB/MySQL and H2
  *       ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}).</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao}: the only writer
- *       of {@code kubernetes_cluster.state}: {@code UPDATE ... SET state=? WHERE id=? AND state=? AND
- *       removed IS NULL}, true when the row changed.</li>
+ *       of {@code kubernetes_cluster.state}, in the machine's mode: compat {@code UPDATE ... SET state=?
+ *       WHERE id=? AND state=? AND removed IS NULL}; fenced also compares {@code state_version} and
+ *       writes the next version and the operation's owner. True when the row changed. On a
+ *       connection of its own, or joined to the caller's transaction.</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard}: the workers' rules
- *       (enter, proceed, nothing to do, refuse, lost race; scaling entered once; completion only
- *       from the state the operation moved the cluster to; Importing before the binaries ISO).</li>
+ *       (enter, proceed, nothing to do, refuse, lost race; scaling entered once; completion only of
+ *       what the operation's entry left: compat from the state it moved the cluster to, fenced by
+ *       the token it wrote; Importing before the binaries ISO).</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup} and
  *       {@link org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo}: the IN_PROGRESS cluster jobs
  *       and their clusters, also for jobs of older servers that leave {@code instance_id} NULL.</li>
@@ -28,17 +31,20 @@
  * <h2>Why the compare-and-set does not depend on found rows vs affected rows</h2>
  * MySQL and MariaDB report 0 "affected" rows for an UPDATE that writes the value already stored,
  * unless the client asks for found rows (MariaDB Connector/J {@code useAffectedRows=false}, its
- * default). The DAO only writes transitions of the table, and the table has no self-loop (the DAO
- * also refuses one without SQL): the new state always differs from the state the WHERE clause
- * matched, so a matched row is a changed row and both modes report 1 for a hit, 0 for a miss. The
- * tests run both modes on MariaDB and both READ COMMITTED and REPEATABLE READ on both databases.
+ * default). A compat write is a transition of the table, and the table has no self-loop (the DAO
+ * refuses a same-state compat write without SQL): its new state differs from the state the WHERE
+ * clause matched. A fenced write (a transition, or a PROCEED that keeps the state) always stores
+ * the next version. Either way a matched row is a changed row, and both driver settings report 1
+ * for a hit, 0 for a miss. The tests run both settings on MariaDB and both READ COMMITTED and REPEATABLE READ
+ * on both databases.
  *
  * <h2>Lost races</h2>
  * A deadlock or serialization failure (SQLState class 40, MySQL 1213, H2 40001/90131) or a lock wait
  * timeout (MySQL 1205, H2 50200) during a compare-and-set means another writer had the row: the
  * transaction is rolled back and the result is "not changed" (the worker fails with "please
- * retry"), never an exception. Other SQL failures throw
- * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException}.
+ * retry"). On the caller's connection (the DAO's joined forms) it is thrown instead, as a
+ * {@link org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException} whose {@code isLostRace()}
+ * is true, because the caller's transaction may be gone. Other SQL failures throw that exception.
  *
  * <h2>One stack, two modes ({@code docs/fenced-mode.md})</h2>
  * The mode ({@link org.apache.cloudstack.kubernetes.state.StateMode}, compat by default) is bound

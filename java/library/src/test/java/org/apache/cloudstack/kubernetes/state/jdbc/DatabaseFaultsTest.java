@@ -252,7 +252,7 @@ class DatabaseFaultsTest {
             });
             Thread.sleep(300);
             // The scanner's CAS on A waits on the other transaction: a cycle, InnoDB picks a victim.
-            hit = dao.apply(scanner, a, StateWrite.of(fail));
+            hit = dao.applyAndCommit(scanner, a, StateWrite.of(fail));
             other = otherSide.get(30, TimeUnit.SECONDS);
         }
         boolean otherDeadlocked = other instanceof SQLException && SqlErrors.isLostRace((SQLException) other);

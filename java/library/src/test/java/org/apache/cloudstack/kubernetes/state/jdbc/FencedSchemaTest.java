@@ -68,15 +68,15 @@ class FencedSchemaTest {
         assertEquals(CloudStackSchema.FenceColumns.ALL, columns(db));
         assertEquals(StateMode.FENCED, CloudStackSchema.requireMode(db.source(), "Fenced"));
         assertEquals(StateMode.COMPAT, CloudStackSchema.requireMode(db.source(), "compat"), "compat runs on it too");
-        ClusterRow<State> before = FencedFixtures.fence(db, scaling);
+        ClusterRow<State> before = ModeFixtures.fence(db, scaling);
         assertEquals(ClusterRow.of(State.Scaling, 0, null), before, "existing rows start at version 0, free");
         assertEquals(State.Running, f.state(running));
         assertEquals(State.Alert, f.state(alert));
         // A fenced operation moves one cluster before going back down.
-        ClusterOperationGuard<State, Event> g = new ClusterOperationGuard<>(FencedFixtures.dao(db), new Owner(1, 1, 7));
+        ClusterOperationGuard<State, Event> g = new ClusterOperationGuard<>(ModeFixtures.dao(db), new Owner(1, 1, 7));
         OperationEntry<State, Event> e = g.transitToOperationState(running, Operation.UPGRADE);
         assertTrue(g.complete(running, e, Outcome.SUCCEEDED));
-        assertEquals(ClusterRow.of(State.Running, 2, null), FencedFixtures.fence(db, running));
+        assertEquals(ClusterRow.of(State.Running, 2, null), ModeFixtures.fence(db, running));
 
         down(db);
         assertEquals(CloudStackSchema.FenceColumns.NONE, columns(db));
@@ -87,7 +87,7 @@ class FencedSchemaTest {
         // An older server's DAO works on the downgraded table.
         assertTrue(new Fixtures(db).dao().updateState(scaling, State.Scaling, Event.OperationSucceeded));
         up(db);
-        assertEquals(ClusterRow.of(State.Running, 0, null), FencedFixtures.fence(db, scaling));
+        assertEquals(ClusterRow.of(State.Running, 0, null), ModeFixtures.fence(db, scaling));
     }
 
     @ParameterizedTest(name = "{0} a half-run migration is reported, never run over")
@@ -112,16 +112,16 @@ class FencedSchemaTest {
     @ParameterizedTest(name = "{0} an older server's blind state write can never be taken for the current operation")
     @MethodSource("dbs")
     void blindWriteOfAnOlderServer(Databases.Db db) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        ClusterOperationGuard<State, Event> holder = new ClusterOperationGuard<>(FencedFixtures.dao(db), new Owner(5, 1, 50));
+        ClusterOperationGuard<State, Event> holder = new ClusterOperationGuard<>(ModeFixtures.dao(db), new Owner(5, 1, 50));
         OperationEntry<State, Event> entry = holder.transitToOperationState(id, Operation.UPGRADE);
         assertEquals(OperationEntry.Kind.ENTERED, entry.kind());
-        assertEquals(ClusterRow.of(State.Upgrading, 1, new Owner(5, 1, 50)), FencedFixtures.fence(db, id));
+        assertEquals(ClusterRow.of(State.Upgrading, 1, new Owner(5, 1, 50)), ModeFixtures.fence(db, id));
         // The upstream DAO before the fix: by id alone, state only.
         assertEquals(1, f.update("UPDATE kubernetes_cluster SET state = 'Alert' WHERE id = " + id));
-        ClusterRow<State> after = FencedFixtures.fence(db, id);
+        ClusterRow<State> after = ModeFixtures.fence(db, id);
         assertEquals(new Token<>(State.Alert, 2), after.token(),
                 "the trigger bumped the version");
         assertNull(after.owner(), "and released the cluster");
@@ -129,7 +129,7 @@ class FencedSchemaTest {
         assertEquals(State.Alert, f.state(id));
         // A write that keeps the state changes no token.
         f.update("UPDATE kubernetes_cluster SET state = 'Alert', name = 'renamed' WHERE id = " + id);
-        assertEquals(2, FencedFixtures.fence(db, id).version());
+        assertEquals(2, ModeFixtures.fence(db, id).version());
         // The cluster is not stuck: the next operation takes it.
         ClusterOperationGuard<State, Event> next = holder.withOwner(new Owner(5, 1, 51));
         assertEquals(OperationEntry.Kind.PROCEEDED, next.transitToOperationState(id, Operation.START).kind());

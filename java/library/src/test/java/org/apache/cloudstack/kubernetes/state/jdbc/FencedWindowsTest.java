@@ -35,7 +35,7 @@ class FencedWindowsTest {
     private static final long MS3 = 33;
 
     static Stream<Arguments> cases() {
-        return FencedFixtures.dbsAndModes();
+        return ModeFixtures.dbsAndModes();
     }
 
     private static OperationEntry<State, Event> enter(ClusterOperationGuard<State, Event> g, long id, Operation op,
@@ -48,23 +48,23 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: ABA, the scanner cannot fail an operation that began after its read")
     @MethodSource("cases")
     void abaScannerFailsLiveOperation(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        FencedFixtures.host(f, MS1, 2, "Up"); // A's server has restarted since A began: A looks gone
-        FencedFixtures.host(f, MS3, 1, "Up");
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, 9001)); // job 9001: collected
+        ModeFixtures.host(f, MS1, 2, "Up"); // A's server has restarted since A began: A looks gone
+        ModeFixtures.host(f, MS3, 1, "Up");
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, 9001)); // job 9001: collected
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         AtomicReference<OperationEntry<State, Event>> entryB = new AtomicReference<>();
         AtomicReference<ClusterOperationGuard<State, Event>> b = new AtomicReference<>();
-        KubernetesClusterStatusScanner<State, Event> scanner = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1));
+        KubernetesClusterStatusScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
         scanner.setListener(new ScanListener() {
             @Override
             public void jobsRead() {
                 // Between the scanner's reads and its write: A ends, B begins and reaches Upgrading.
                 try {
                     assertTrue(a.complete(id, entryA, Outcome.SUCCEEDED));
-                    b.set(FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3))));
+                    b.set(ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, id, MS3))));
                     entryB.set(enter(b.get(), id, Operation.UPGRADE, OperationEntry.Kind.ENTERED));
                 } catch (SQLException e) {
                     throw new IllegalStateException(e);
@@ -87,18 +87,18 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a zombie completion cannot land on a newer operation's state")
     @MethodSource("cases")
     void zombieCompletion(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        FencedFixtures.host(f, MS1, 1, "Up");
-        FencedFixtures.host(f, MS3, 1, "Up");
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ModeFixtures.host(f, MS1, 1, "Up");
+        ModeFixtures.host(f, MS3, 1, "Up");
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        FencedFixtures.restart(f, MS1, 2); // A's server restarts: its job fails; A itself lingers
-        assertEquals(List.of(id), FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates().recoveredIds());
+        ModeFixtures.restart(f, MS1, 2); // A's server restarts: its job fails; A itself lingers
+        assertEquals(List.of(id), ModeFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates().recoveredIds());
         assertEquals(State.Alert, f.state(id));
         // Others bring the cluster back and start a new upgrade, B.
-        ClusterOperationGuard<State, Event> ops = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> ops = ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, id, MS3)));
         assertTrue(ops.complete(id, enter(ops, id, Operation.STOP, OperationEntry.Kind.ENTERED), Outcome.SUCCEEDED));
         assertTrue(ops.complete(id, enter(ops, id, Operation.START, OperationEntry.Kind.ENTERED), Outcome.SUCCEEDED));
         OperationEntry<State, Event> entryB = enter(ops, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
@@ -116,22 +116,22 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a held cluster at rest whose owner restarted is released, its state kept")
     @MethodSource("cases")
     void heldAtRestIsReleasedOnceItsOwnerIsGone(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Alert);
-        FencedFixtures.host(f, MS1, 1, "Up");
-        FencedFixtures.host(f, MS3, 1, "Up");
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ModeFixtures.host(f, MS1, 1, "Up");
+        ModeFixtures.host(f, MS3, 1, "Up");
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
         enter(a, id, Operation.START, OperationEntry.Kind.PROCEEDED); // a start from Alert keeps the state
-        FencedFixtures.restart(f, MS1, 2); // its server restarts: the start is gone, its hold is not
-        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        ModeFixtures.restart(f, MS1, 2); // its server restarts: the start is gone, its hold is not
+        RecoveryResult<State> r = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
         assertEquals(State.Alert, f.state(id));
         if (mode == StateMode.COMPAT) {
             assertEquals(RecoveryResult.Kind.NO_CANDIDATE, r.kind(), "compat: nothing holds an Alert cluster");
         } else {
             assertEquals(List.of(id), r.recoveredIds(), "fenced: a held row is a candidate in any state");
-            assertEquals(null, FencedFixtures.fence(db, id).owner(), "released");
-            ClusterOperationGuard<State, Event> next = FencedFixtures.guard(db, mode, new Owner(MS3, 1, 7));
+            assertEquals(null, ModeFixtures.fence(db, id).owner(), "released");
+            ClusterOperationGuard<State, Event> next = ModeFixtures.guard(db, mode, new Owner(MS3, 1, 7));
             enter(next, id, Operation.START, OperationEntry.Kind.PROCEEDED);
         }
     }
@@ -149,11 +149,11 @@ class FencedWindowsTest {
     }
 
     private static void twoProceeds(Databases.Db db, StateMode mode, State state, Operation op) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(state);
-        ClusterOperationGuard<State, Event> first = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
-        ClusterOperationGuard<State, Event> second = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> first = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> second = ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, id, MS3)));
         OperationEntry<State, Event> one = enter(first, id, op, OperationEntry.Kind.PROCEEDED);
         OperationEntry<State, Event> two = second.transitToOperationState(id, op);
         if (mode == StateMode.COMPAT) {
@@ -170,11 +170,11 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a start and a scale of a Created cluster exclude each other")
     @MethodSource("cases")
     void startVersusCreatedScale(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Created);
-        ClusterOperationGuard<State, Event> scaler = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
-        ClusterOperationGuard<State, Event> starter = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, id, MS3)));
+        ClusterOperationGuard<State, Event> scaler = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> starter = ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, id, MS3)));
         ScaleOperation<State, Event> scale = scaler.beginScale(id, ScaleKind.SCALE_UP, State.Created);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, id).kind());
         // The settings change is under way when the start arrives.
@@ -196,15 +196,15 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a deleted job row cannot make the scanner fail a live operation")
     @MethodSource("cases")
     void deletedJobRow(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        FencedFixtures.host(f, MS1, 1, "Up");
-        long jobA = FencedFixtures.job(f, id, MS1);
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
+        ModeFixtures.host(f, MS1, 1, "Up");
+        long jobA = ModeFixtures.job(f, id, MS1);
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("DELETE FROM async_job WHERE id = " + jobA); // a lowered job.expire.minutes
-        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
+        RecoveryResult<State> r = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1)).recoverOrphanedOperationStates();
         if (mode == StateMode.COMPAT) {
             assertEquals(List.of(id), r.recoveredIds(), "compat: no job, so the live upgrade is failed");
             assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED));
@@ -218,22 +218,22 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a job without cluster id neither fails a live operation nor blocks recovery")
     @MethodSource("cases")
     void nullInstanceId(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long live = f.cluster(State.Running);
         long orphan = f.cluster(State.Running);
-        FencedFixtures.host(f, MS1, 1, "Up");
-        FencedFixtures.host(f, MS3, 1, "Up");
+        ModeFixtures.host(f, MS1, 1, "Up");
+        ModeFixtures.host(f, MS3, 1, "Up");
         // The live operation's job as an older server writes it: no instance_id, no cluster uuid.
         long jobA = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"size\":\"3\"}", false);
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, live, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         // The orphan's server stopped and a peer saw it leave.
-        ClusterOperationGuard<State, Event> o = FencedFixtures.guard(db, mode, new Owner(MS3, 1, FencedFixtures.job(f, orphan, MS3)));
+        ClusterOperationGuard<State, Event> o = ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, orphan, MS3)));
         enter(o, orphan, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         f.update("UPDATE async_job SET job_status = 2 WHERE job_init_msid = " + MS3);
         f.update("UPDATE mshost SET state = 'Down' WHERE msid = " + MS3);
-        RecoveryResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
+        RecoveryResult<State> r = ModeFixtures.scanner(db, mode, Owner.of(MS1, 1)).recoverOrphanedOperationStates();
         assertEquals(State.Upgrading, f.state(live), "nobody fails the live upgrade");
         if (mode == StateMode.COMPAT) {
             assertEquals(RecoveryResult.Kind.WAITED, r.kind(), "compat: the unknown job blocks every recovery");
@@ -247,7 +247,7 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: eight destroys at once, exactly one goes ahead in fenced mode")
     @MethodSource("cases")
     void concurrentDestroys(Databases.Db db, StateMode mode) throws Exception {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Destroying);
         int n = 8;
@@ -256,7 +256,7 @@ class FencedWindowsTest {
         try {
             List<Future<OperationEntry.Kind>> results = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                ClusterOperationGuard<State, Event> g = FencedFixtures.guard(db, mode, new Owner(100 + i, 1, 1000 + i));
+                ClusterOperationGuard<State, Event> g = ModeFixtures.guard(db, mode, new Owner(100 + i, 1, 1000 + i));
                 results.add(pool.submit(() -> {
                     start.await();
                     return g.transitToOperationState(id, Operation.DESTROY).kind();
@@ -277,15 +277,15 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: the Alert-to-Stopped reconciliation leaves a cluster a start holds")
     @MethodSource("cases")
     void reconciliationLeavesAStartingAlertCluster(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Alert, "CloudManaged", 1);
         f.vm(id, 7001, "Stopped", true);
         f.vm(id, 7002, "Stopped", false);
-        ClusterOperationGuard<State, Event> start = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, id, MS1)));
+        ClusterOperationGuard<State, Event> start = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
         OperationEntry<State, Event> entry = enter(start, id, Operation.START, OperationEntry.Kind.PROCEEDED);
         // The start is bringing the VMs up when the scanner lists them all stopped.
-        ReconcileResult<State> r = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1)).reconcileAlertClusters(x -> true);
+        ReconcileResult<State> r = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1)).reconcileAlertClusters(x -> true);
         if (mode == StateMode.COMPAT) {
             assertEquals(State.Stopped, r.moved().get(id), "compat: the scanner stops a cluster being started");
         } else {
@@ -297,13 +297,13 @@ class FencedWindowsTest {
     @ParameterizedTest(name = "{0} {1}: a worker that ends by an exception releases what it holds (finally-path)")
     @MethodSource("cases")
     void abandonReleasesWhatTheOperationHolds(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long upgraded = f.cluster(State.Running);
         long created = f.cluster(State.Created);
-        ClusterOperationGuard<State, Event> worker = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, upgraded, MS1)));
+        ClusterOperationGuard<State, Event> worker = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, upgraded, MS1)));
         enter(worker, upgraded, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        ClusterOperationGuard<State, Event> scaler = FencedFixtures.guard(db, mode, new Owner(MS1, 1, FencedFixtures.job(f, created, MS1)));
+        ClusterOperationGuard<State, Event> scaler = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, created, MS1)));
         ScaleOperation<State, Event> scale = scaler.beginScale(created, ScaleKind.SCALE_UP, State.Created);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, created).kind());
         if (mode == StateMode.COMPAT) {
@@ -313,22 +313,22 @@ class FencedWindowsTest {
         }
         assertTrue(worker.abandon(upgraded));
         assertFalse(worker.abandon(upgraded), "once");
-        assertEquals(ClusterRow.of(State.Alert, 2, null), FencedFixtures.fence(db, upgraded));
+        assertEquals(ClusterRow.of(State.Alert, 2, null), ModeFixtures.fence(db, upgraded));
         assertTrue(scaler.abandon(created));
-        assertEquals(ClusterRow.of(State.Created, 2, null), FencedFixtures.fence(db, created));
+        assertEquals(ClusterRow.of(State.Created, 2, null), ModeFixtures.fence(db, created));
     }
 
     @ParameterizedTest(name = "{0} {1}: an operation that ended without releasing is recovered once its job ended")
     @MethodSource("cases")
     void ownerJobEndedWithoutRelease(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long id = f.cluster(State.Running);
-        FencedFixtures.host(f, MS1, 1, "Up");
-        long jobA = FencedFixtures.job(f, id, MS1);
-        ClusterOperationGuard<State, Event> a = FencedFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
+        ModeFixtures.host(f, MS1, 1, "Up");
+        long jobA = ModeFixtures.job(f, id, MS1);
+        ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        KubernetesClusterStatusScanner<State, Event> scanner = FencedFixtures.scanner(db, mode, Owner.of(MS3, 1));
+        KubernetesClusterStatusScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
         assertEquals(List.of(), scanner.recoverOrphanedOperationStates().recoveredIds(),
                 "a live operation with its job in progress is never touched");
         // Its completion write failed (a database error), then the worker ended its job; the server stays up.

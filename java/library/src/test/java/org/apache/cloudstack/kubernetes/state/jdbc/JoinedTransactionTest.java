@@ -41,7 +41,7 @@ class JoinedTransactionTest {
             "setTransactionIsolation", "close", "setSavepoint", "releaseSavepoint", "abort");
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> cases() {
-        return FencedFixtures.allDbsAndModes();
+        return ModeFixtures.allDbsAndModes();
     }
 
     private static KubernetesClusterStateDao<State, Event> dao(Databases.Db db, StateMode mode) {
@@ -80,7 +80,7 @@ class JoinedTransactionTest {
     @MethodSource("cases")
     void theCallersLockedRowIsWrittenAtOnceAndItsCommitOrRollbackDecides(Databases.Db db, StateMode mode)
             throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Running);
         KubernetesClusterStateDao<State, Event> dao = dao(db, mode);
         try (Connection c = db.connect()) {
@@ -104,7 +104,7 @@ class JoinedTransactionTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void aMissLeavesTheCallersTransactionUsable(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Stopped);
         KubernetesClusterStateDao<State, Event> dao = dao(db, mode);
         try (Connection c = db.connect()) {
@@ -130,7 +130,7 @@ class JoinedTransactionTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void theConnectionIsTheCallersToCommitCloseAndConfigure(Databases.Db db, StateMode mode) throws Exception {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Running);
         KubernetesClusterStateDao<State, Event> dao = dao(db, mode);
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -161,7 +161,7 @@ class JoinedTransactionTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void aLostRaceIsThrownAsOne(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Running);
         KubernetesClusterStateDao<State, Event> dao = dao(db, mode);
         try (Connection other = db.connect(); Connection c = db.connect()) {

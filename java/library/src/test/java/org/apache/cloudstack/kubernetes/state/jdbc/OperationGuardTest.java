@@ -33,11 +33,11 @@ class OperationGuardTest {
     private static final Owner WORKER = new Owner(1, 1, 100);
 
     static Stream<Arguments> dbs() {
-        return FencedFixtures.allDbsAndModes();
+        return ModeFixtures.allDbsAndModes();
     }
 
     private static Fixtures reset(Databases.Db db, StateMode mode) throws SQLException {
-        return FencedFixtures.reset(db, mode);
+        return ModeFixtures.reset(db, mode);
     }
 
     private static ClusterOperationGuard<State, Event> guard(Databases.Db db, StateMode mode) {

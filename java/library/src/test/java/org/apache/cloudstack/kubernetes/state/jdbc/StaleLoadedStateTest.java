@@ -26,7 +26,7 @@ class StaleLoadedStateTest {
     private static final Owner OWNER = new Owner(7001, 11, 42);
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> cases() {
-        return FencedFixtures.dbsAndModes();
+        return ModeFixtures.dbsAndModes();
     }
 
     /** (operation, believed state) pairs whose decision in {@code mode} writes nothing. */
@@ -47,7 +47,7 @@ class StaleLoadedStateTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void aStaleStateThatWritesNothingLosesTheRace(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         ClusterOperationGuard<State, Event> guard = f.guard(mode, OWNER);
         List<Object[]> silent = silentDecisions(mode);
         assertTrue(silent.size() >= 20, "enough decisions that write nothing: " + silent.size());

@@ -25,7 +25,7 @@ class StatusScannerTest {
     private static final Owner USER = new Owner(2, 1, 77);
 
     static Stream<Arguments> dbs() {
-        return FencedFixtures.allDbsAndModes();
+        return ModeFixtures.allDbsAndModes();
     }
 
     private static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StateMode mode,
@@ -41,7 +41,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery fails only operations with no job")
     @MethodSource("dbs")
     void recoveryFailsOnlyOperationsWithNoJob(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long orphanScaling = f.cluster(State.Scaling);
         long orphanUpgrading = f.cluster(State.Upgrading);
         long withJob = f.cluster(State.Upgrading);
@@ -85,7 +85,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery waits while a job of unknown cluster is in progress")
     @MethodSource("dbs")
     void waitsOnAJobOfUnknownCluster(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long orphan = f.cluster(State.Scaling);
         long unknown = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"response\":\"json\"}", false);
         StatementCounter counter = new StatementCounter(db.source());
@@ -107,7 +107,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: malformed job_cmd_info or an unknown uuid makes the scanner wait, never throw")
     @MethodSource("dbs")
     void malformedJobCmdInfoNeverThrows(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long orphan = f.cluster(State.Stopping);
         List<Long> jobs = new ArrayList<>();
         for (String info : new String[] {null, "", "{", "{\"id\":", "not json", "{\"id\":42}", "[\"id\",\"x\"]",
@@ -126,7 +126,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery skips the job lookup when no cluster is in an operation's state")
     @MethodSource("dbs")
     void skipsTheJobLookupWithNoCandidate(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         for (State s : new State[] {State.Created, State.Running, State.Stopped, State.Alert, State.Error,
             State.Destroyed, State.Destroying}) {
             f.cluster(s);
@@ -147,7 +147,7 @@ class StatusScannerTest {
         int[] sizes = {3, 60};
         int[] counts = new int[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            Fixtures f = FencedFixtures.reset(db, mode);
+            Fixtures f = ModeFixtures.reset(db, mode);
             for (int n = 0; n < sizes[i]; n++) {
                 long busy = f.cluster(n % 2 == 0 ? State.Scaling : State.Upgrading);
                 if (n % 3 == 0) {
@@ -173,7 +173,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery leaves a cluster whose operation ended between the read and the update")
     @MethodSource("dbs")
     void leavesAClusterWhoseOperationEnded(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Scaling);
         long job = f.jobWithInstanceId(id);
         f.update("UPDATE async_job SET job_status = 1 WHERE id = " + job); // the job just finished...
@@ -195,7 +195,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery leaves a cluster that gained a job after it was read")
     @MethodSource("dbs")
     void leavesAClusterThatGainedAJob(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
         long other = f.cluster(State.Stopping);
         KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
@@ -218,7 +218,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: the listener sees every point of a pass, before/after paired per orphan")
     @MethodSource("dbs")
     void listenerSeesEveryPoint(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long a = f.cluster(State.Upgrading);
         long b = f.cluster(State.RemovingNodes);
         List<String> events = new ArrayList<>();
@@ -265,7 +265,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: recovery sends a Starting cluster to Alert")
     @MethodSource("dbs")
     void sendsAStartingClusterToAlert(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
         RecoveryResult<State> result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(List.of(id), result.recoveredIds());
@@ -275,7 +275,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: every orphan state is failed to Alert, and history records it")
     @MethodSource("dbs")
     void everyOrphanStateGoesToAlert(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         List<Long> ids = new ArrayList<>();
         for (State s : Fixtures.MACHINE.orphanStates()) {
             ids.add(f.cluster(s));
@@ -296,7 +296,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: Alert with all VMs stopped goes to Stopped through Stopping")
     @MethodSource("dbs")
     void alertAllStoppedGoesToStopped(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 1001, "Stopped", true);
         f.vm(id, 1002, "Stopped", false);
@@ -318,7 +318,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: Alert-to-Stopped reconciliation never stops a cluster a user has started since")
     @MethodSource("dbs")
     void neverStopsAClusterAUserStartedSince(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 1001, "Stopped", true);
         f.vm(id, 1002, "Stopped", false);
@@ -345,7 +345,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: Alert with all VMs running: healthy -> Running through Recovering, unhealthy left")
     @MethodSource("dbs")
     void alertAllRunning(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long healthy = f.cluster(State.Alert);
         f.vm(healthy, 2001, "Running", true);
         f.vm(healthy, 2002, "Running", false);
@@ -381,7 +381,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: a recovery is completed only by the pass that started it")
     @MethodSource("dbs")
     void recoveryCompletedOnlyByThePassThatStartedIt(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Alert);
         f.vm(id, 3001, "Running", true);
         f.vm(id, 3002, "Running", false);
@@ -401,7 +401,7 @@ class StatusScannerTest {
     @ParameterizedTest(name = "{0} {1}: fault detection: a Running cluster with a stopped or missing VM goes to Alert")
     @MethodSource("dbs")
     void faultDetection(Databases.Db db, StateMode mode) throws SQLException {
-        Fixtures f = FencedFixtures.reset(db, mode);
+        Fixtures f = ModeFixtures.reset(db, mode);
         long ok = f.cluster(State.Running);
         f.vm(ok, 4001, "Running", true);
         f.vm(ok, 4002, "Running", false);
@@ -429,7 +429,7 @@ class StatusScannerTest {
         int[] sizes = {2, 40};
         int[] counts = new int[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
-            Fixtures f = FencedFixtures.reset(db, mode);
+            Fixtures f = ModeFixtures.reset(db, mode);
             long vm = 5000;
             for (int n = 0; n < sizes[i]; n++) {
                 long running = f.cluster(State.Running);

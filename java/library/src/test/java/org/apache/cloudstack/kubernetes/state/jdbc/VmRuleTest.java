@@ -21,7 +21,7 @@ class VmRuleTest {
     private static final Owner SCANNER = Owner.of(9, 1);
 
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> dbsAndModes() {
-        return FencedFixtures.dbsAndModes();
+        return ModeFixtures.dbsAndModes();
     }
 
     /** A cluster with one control node, {@code workers} workers and {@code etcd} etcd nodes, and these VMs. */
@@ -38,12 +38,12 @@ class VmRuleTest {
     @ParameterizedTest(name = "{0} {1}: more VMs than nodes, all in the state, count as in it")
     @MethodSource("dbsAndModes")
     void moreVmsThanNodesAllInTheStateCountAsDesired(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long running = cluster(f, State.Running, 1, 0, 6001, "Running", "Running", "Running");
         f.update("UPDATE kubernetes_cluster_vm_map SET is_external_node = 1 WHERE vm_id = 6003");
         long alertStopped = cluster(f, State.Alert, 1, 0, 6011, "Stopped", "Stopped", "Stopped");
-        ReconcileResult<State> r = FencedFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
+        ReconcileResult<State> r = ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
         assertEquals(State.Running, f.state(running), "a healthy cluster with an added node is no fault");
         assertEquals(State.Stopped, f.state(alertStopped), "an Alert cluster whose VMs all stopped is reconciled");
         assertEquals(Map.of(alertStopped, State.Stopped), r.moved());
@@ -52,13 +52,13 @@ class VmRuleTest {
     @ParameterizedTest(name = "{0} {1}: fewer VMs than nodes, or one VM out of the state, do not")
     @MethodSource("dbsAndModes")
     void fewerVmsOrOneOutOfTheStateAreNotDesired(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long fewer = cluster(f, State.Running, 2, 0, 6101, "Running", "Running");
         long oneOut = cluster(f, State.Running, 1, 0, 6111, "Running", "Stopped", "Running");
         long alertFewer = cluster(f, State.Alert, 2, 0, 6121, "Stopped", "Stopped");
         long alertOneOut = cluster(f, State.Alert, 1, 0, 6131, "Stopped", "Stopped", "Running");
-        ReconcileResult<State> r = FencedFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
+        ReconcileResult<State> r = ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
         assertEquals(State.Alert, f.state(fewer));
         assertEquals(State.Alert, f.state(oneOut));
         assertEquals(State.Alert, f.state(alertFewer));
@@ -69,7 +69,7 @@ class VmRuleTest {
     @ParameterizedTest(name = "{0} {1}: etcd nodes count, nodes added with add-nodes do not")
     @MethodSource("dbsAndModes")
     void etcdNodesCountAddedNodesDoNot(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         // 1 control + 1 worker + 1 etcd = 3 nodes.
         long etcdShort = cluster(f, State.Running, 1, 1, 6201, "Running", "Running");
@@ -80,7 +80,7 @@ class VmRuleTest {
         f.update("UPDATE kubernetes_cluster_vm_map SET is_external_node = 1 WHERE vm_id = 6224");
         long alertEtcdStopped = cluster(f, State.Alert, 1, 1, 6231, "Stopped", "Stopped", "Stopped");
         long alertEtcdShort = cluster(f, State.Alert, 1, 1, 6241, "Stopped", "Stopped");
-        FencedFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
+        ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
         assertEquals(State.Alert, f.state(etcdShort), "2 VMs for 3 nodes");
         assertEquals(State.Running, f.state(etcdFull));
         assertEquals(State.Running, f.state(etcdPlusAdded));
@@ -91,7 +91,7 @@ class VmRuleTest {
     @ParameterizedTest(name = "{0} {1}: a schema without etcd nodes (4.20 and older) counts control + worker")
     @MethodSource("dbsAndModes")
     void aSchemaWithoutEtcdNodesCountsControlAndWorkers(Databases.Db db, StateMode mode) throws SQLException {
-        FencedFixtures.resetMigrated(db);
+        ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         f.update("ALTER TABLE kubernetes_cluster DROP COLUMN etcd_node_count");
         try {
@@ -100,7 +100,7 @@ class VmRuleTest {
             f.vm(full, 6302, "Running", false);
             long shortOne = f.cluster(State.Running, "CloudManaged", 1);
             f.vm(shortOne, 6311, "Running", true);
-            FencedFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
+            ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
             assertEquals(State.Running, f.state(full));
             assertEquals(State.Alert, f.state(shortOne));
         } finally {

@@ -10,9 +10,12 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.junit.jupiter.params.provider.Arguments;
 
-/** Setup for the fenced-mode tests: the migrated schema, mshost rows, both modes' guard and scanner. */
-final class FencedFixtures {
-    private FencedFixtures() {
+/**
+ * Setup of the tests that run in both modes: the schema a mode needs (fenced: migrated), mshost
+ * rows, each mode's DAO, guard and scanner.
+ */
+final class ModeFixtures {
+    private ModeFixtures() {
     }
 
     static KubernetesClusterStateDao<State, Event> dao(Databases.Db db) {
