@@ -5,15 +5,24 @@ JAR := java/target/cks-state-cli.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: run test rust-test java-test platform-test build clean toolchains reproducible
+.PHONY: run test rust-test java-test platform-test build build-host clean toolchains reproducible
 
 run: build
 	java -jar $(JAR) simulate
 
-build:
+# The build installs nothing (scripts/native.sh checks the toolchains and names what is missing):
+# `make toolchains` installs them, pinned, and `run`, `build` and `test` call it first.
+build: toolchains
 	cd java && $(MVN) -DskipTests package
 
-test: rust-test java-test platform-test
+# A fast build for development: this machine's native library only (no cross builds, no glibc
+# floor); not the jars that ship.
+build-host:
+	scripts/native.sh toolchains
+	rm -rf java/library/target/classes/native
+	cd java && $(MVN) -Phost -DskipTests package
+
+test: toolchains rust-test java-test platform-test
 
 rust-test:
 	cargo fmt --check
@@ -36,13 +45,13 @@ platform-test:
 	scripts/check-artifacts.sh $(LIBRARY_JAR) $(JAR)
 	scripts/platform-smoke.sh $(LIBRARY_JAR) $(JAR) java/library/target/test-classes java/library/target/host.classpath
 
-# zig and cargo-zigbuild (PyPI, into .toolchains/), rustc-web and its arm64 std (Debian); the
-# build installs them too.
+# The pinned toolchains: Rust of rust-toolchain.toml (rustup), zig and cargo-zigbuild (PyPI, into
+# .toolchains/), rustc-web and its arm64 std (Debian). Idempotent; the only step that installs them.
 toolchains:
 	scripts/native.sh toolchains
 
 # Two clean builds of HEAD in two fresh clones must give byte-identical jars.
-reproducible:
+reproducible: toolchains
 	scripts/reproducible.sh
 
 clean:
@@ -61,7 +70,7 @@ BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 
 
 .PHONY: bench bench-quick bench-build
 
-bench-build:
+bench-build: toolchains
 	cargo build --release --lib
 	cd java && $(MVN) -pl library -Pbench -Dcks.build.dir=target-bench test-compile
 
@@ -113,7 +122,7 @@ soak-fuzz:
 	  echo "soak-fuzz: no nightly toolchain: libFuzzer targets in fuzz/ skipped (the proptest run above covers the same entry points)"; \
 	fi
 
-soak-java:
+soak-java: toolchains
 	scripts/mariadb.sh start
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" \
 	  -Dsurefire.argLine="-Xcheck:jni -Djunit.jupiter.execution.timeout.default=120m -Dcks.junk.calls=$(SOAK_JUNK_CALLS) -Dcks.concurrency.millis=60000 -Dcks.restart.operations=4000 -Dcks.matrix.steps=1500" \

@@ -216,14 +216,7 @@ fn main() {
     std::fs::write(out_dir.join("state_machine_table.rs"), generate(&spec))
         .expect("write generated table");
     std::fs::write(out_dir.join("codes.rs"), rust_codes(&spec)).expect("write generated codes");
-    // The Java constants go beside this build's profile folder (<target>/[<triple>/]<profile>/),
-    // where scripts/native.sh picks them up for Maven: OUT_DIR is <profile>/build/<pkg>-<hash>/out.
-    let profile_dir = out_dir
-        .ancestors()
-        .nth(3)
-        .expect("OUT_DIR lies three folders below the profile folder");
-    write_if_changed(
-        &profile_dir.join("generated-java/org/apache/cloudstack/kubernetes/state/NativeCodes.java"),
-        &java_codes(&spec),
-    );
+    // The Java side of the same codes. It is checked in beside the Java sources (Maven needs no
+    // cargo run to find it); tests/java_codes.rs fails when that copy differs from this one.
+    write_if_changed(&out_dir.join("NativeCodes.java"), &java_codes(&spec));
 }
