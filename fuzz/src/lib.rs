@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use cks_state::fencing::MAX_VERSION;
 use cks_state::{
-    complete, decide_entry, fenced_completion, fenced_entry, is_fenced_candidate,
-    next_state, plan_fenced_reconcile, plan_fenced_recovery, plan_reconcile, plan_recovery,
-    ClusterRow, Completion, EntryDecision, Event, Fence, FencedCandidate, FencedEntry, FencedScale,
+    complete, decide_entry, fenced_completion, fenced_entry, is_fenced_candidate, next_state,
+    plan_fenced_reconcile, plan_fenced_recovery, plan_reconcile, plan_recovery, ClusterRow,
+    Completion, EntryDecision, Event, Fence, FencedCandidate, FencedEntry, FencedScale,
     FencedScaleStep, FencedWrite, FencingError, Hold, InProgressJob, JobRef, MsHost, MsStatus,
     Operation, Outcome, Owner, Profile, RecoveryPlan, ScaleKind, ScaleOperation, ScalingStep,
     State, Token, VmSummary, TRANSITION_ROWS,
@@ -70,7 +70,7 @@ impl<'a> Bytes<'a> {
 
     pub fn optional_state(&mut self) -> Option<State> {
         let b = self.u8();
-        (!b.is_multiple_of(8)).then(|| State::ALL[usize::from(b) % State::ALL.len()])
+        (b % 8 != 0).then(|| State::ALL[usize::from(b) % State::ALL.len()])
     }
 
     /// Versions near 0, near the exhaustion limit, or anything (also past the limit).
@@ -87,7 +87,7 @@ impl<'a> Bytes<'a> {
         Owner {
             msid: u64::from(self.u8() % 4),
             runid: u64::from(self.u8() % 4),
-            job_id: (!self.u8().is_multiple_of(3)).then(|| u64::from(self.u8() % 16)),
+            job_id: (self.u8() % 3 != 0).then(|| u64::from(self.u8() % 16)),
         }
     }
 
@@ -409,7 +409,7 @@ pub fn fenced_planner(data: &[u8]) {
     let jobs: Vec<InProgressJob> = (0..usize::from(b.u8() % 8))
         .map(|_| InProgressJob {
             job_id: u64::from(b.u8() % 16),
-            cluster: if b.u8().is_multiple_of(5) {
+            cluster: if b.u8() % 5 == 0 {
                 JobRef::Unknown
             } else {
                 JobRef::Cluster(u64::from(b.u8() % 8))
@@ -442,7 +442,7 @@ pub fn fenced_planner(data: &[u8]) {
                             Some(owner) => {
                                 owner
                                     .job_id
-                                    .is_none_or(|j| !jobs.iter().any(|job| job.job_id == j))
+                                    .map_or(true, |j| !jobs.iter().any(|job| job.job_id == j))
                                     // An msid that mshost does not show proves nothing.
                                     && hosts.iter().any(|h| h.msid == owner.msid)
                             }

@@ -3,30 +3,17 @@ package org.apache.cloudstack.kubernetes.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.cli.CksStateCommand;
+import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** The cks-state tool, run in-process through picocli. */
 class CliTest {
     private final SpecTable spec = SpecTable.get();
 
-    /** Exit code, stdout, stderr. */
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = CksStateCommand.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static ToolRun run(String... args) {
+        return ToolRun.of(args);
     }
 
     private List<String> fileRows(Profile profile) {
@@ -39,35 +26,35 @@ class CliTest {
 
     @Test
     void tableTsvIsTheFileInOrder() {
-        Run r = run("table", "--format", "tsv");
+        ToolRun r = run("table", "--format", "tsv");
         assertEquals(0, r.code(), r.err());
         assertEquals(fileRows(Profile.UPSTREAM), r.out().lines().toList());
-        Run alert = run("table", "--profile", "alert-scaling");
+        ToolRun alert = run("table", "--profile", "alert-scaling");
         assertEquals(fileRows(Profile.ALERT_SCALING), alert.out().lines().toList());
     }
 
     @Test
     void tableOtherFormats() {
-        Run md = run("table", "--format", "markdown");
+        ToolRun md = run("table", "--format", "markdown");
         assertEquals(0, md.code());
         assertEquals("| From | Event | To |", md.out().lines().findFirst().orElse(""));
         assertEquals(spec.rows(Profile.UPSTREAM).size() + 2, md.out().lines().count());
-        Run mermaid = run("table", "--format", "mermaid");
+        ToolRun mermaid = run("table", "--format", "mermaid");
         assertTrue(mermaid.out().startsWith("stateDiagram-v2"));
         assertTrue(mermaid.out().contains("Created --> Starting : StartRequested"), mermaid.out());
-        Run dot = run("table", "--format", "dot");
+        ToolRun dot = run("table", "--format", "dot");
         assertTrue(dot.out().contains("\"Stopped\" -> \"ScalingStoppedCluster\" [label=\"ScaleUpRequested\"];"), dot.out());
     }
 
     @Test
     void rulesMatrix() {
-        Run r = run("rules");
+        ToolRun r = run("rules");
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals(1 + Operation.values().length, lines.size());
         assertEquals(1 + spec.states.size(), lines.get(0).split("\t").length);
         assertTrue(lines.get(1).startsWith("Start\t-> Starting\t"), lines.get(1));
-        Run md = run("rules", "--format", "markdown", "--profile", "alert-scaling");
+        ToolRun md = run("rules", "--format", "markdown", "--profile", "alert-scaling");
         assertEquals(0, md.code(), md.err());
         assertTrue(md.out().contains("| Scale |"), md.out());
     }
@@ -79,17 +66,17 @@ class CliTest {
         assertEquals(2, run("rules", "--format", "yaml").code());
         assertEquals(2, run("nonsense").code());
         assertEquals(2, run().code());
-        Run bad = run("table", "--bogus");
+        ToolRun bad = run("table", "--bogus");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--bogus"), bad.err());
     }
 
     @Test
     void helpAndVersion() {
-        Run help = run("--help");
+        ToolRun help = run("--help");
         assertEquals(0, help.code());
         assertTrue(help.out().contains("table") && help.out().contains("rules"), help.out());
-        Run version = run("--version");
+        ToolRun version = run("--version");
         assertEquals(0, version.code());
         assertTrue(version.out().contains("native ABI " + NativeLibrary.expectedAbiVersion()), version.out());
     }

@@ -43,22 +43,21 @@ class AsyncJobLookupTest {
         long b = f.cluster(State.Upgrading);
         long gone = f.cluster(State.Destroyed);
         f.remove(gone);
-        long byId = f.job(0, "KubernetesCluster", a, Fixtures.SCALE_CMD, null, false);
-        long byIdRemovedRow = f.job(0, "KubernetesCluster", b, Fixtures.SCALE_CMD, null, true);
-        long byUuid = f.job(0, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(b)), false);
-        long byUuidOfRemoved = f.job(0, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(gone)), false);
-        long idWins = f.job(0, "KubernetesCluster", a, START_CMD, Fixtures.cmdInfo(f.uuid(b)), false);
-        long noType = f.job(0, null, null, START_CMD, Fixtures.cmdInfo(f.uuid(a)), false);
+        long byId = f.job().instance(a).insert();
+        long byIdRemovedRow = f.job().instance(b).removed(true).insert();
+        long byUuid = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b))).insert();
+        long byUuidOfRemoved = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(gone))).insert();
+        long idWins = f.job().instance(a).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b))).insert();
+        long noType = f.job().type(null).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
         // An older server's uuid in upper case: the same cluster on every database, as in MySQL's collation.
-        long upperCase = f.job(0, "KubernetesCluster", null, START_CMD,
-                Fixtures.cmdInfo(f.uuid(b).toUpperCase(java.util.Locale.ROOT)), false);
-        long unknown = f.job(0, "KubernetesCluster", null, START_CMD, "{\"id\":\"" + UUID.randomUUID() + "\"}", false);
+        long upperCase = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b).toUpperCase(java.util.Locale.ROOT))).insert();
+        long unknown = f.job().cmd(START_CMD).cmdInfo("{\"id\":\"" + UUID.randomUUID() + "\"}").insert();
         // Not cluster jobs, or not in progress.
-        f.job(0, "VirtualMachine", a, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
-        f.job(0, null, null, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", Fixtures.cmdInfo(f.uuid(a)), false);
-        f.job(1, "KubernetesCluster", a, Fixtures.SCALE_CMD, null, false);
-        f.job(2, "KubernetesCluster", null, START_CMD, Fixtures.cmdInfo(f.uuid(a)), true);
-        f.job(3, "KubernetesCluster", b, START_CMD, null, false);
+        f.job().type("VirtualMachine").instance(a).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
+        f.job().type(null).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
+        f.job().status(1).instance(a).insert();
+        f.job().status(2).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(a))).removed(true).insert();
+        f.job().status(3).instance(b).cmd(START_CMD).insert();
 
         StatementCounter counter = new StatementCounter(db.source());
         AsyncJobLookup.ClusterJobs jobs = lookup(db, counter);
@@ -93,7 +92,7 @@ class AsyncJobLookupTest {
         Fixtures f = new Fixtures(db);
         long a = f.cluster(State.Scaling);
         f.jobWithInstanceId(a);
-        f.job(0, "KubernetesCluster", null, START_CMD, "{malformed", false);
+        f.job().cmd(START_CMD).cmdInfo("{malformed").insert();
         StatementCounter counter = new StatementCounter(db.source());
         AsyncJobLookup.ClusterJobs jobs = lookup(db, counter);
         assertEquals(2, jobs.jobs().size());

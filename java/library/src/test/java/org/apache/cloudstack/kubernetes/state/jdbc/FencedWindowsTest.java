@@ -225,7 +225,7 @@ class FencedWindowsTest {
         ModeFixtures.host(f, MS1, 1, "Up");
         ModeFixtures.host(f, MS3, 1, "Up");
         // The live operation's job as an older server writes it: no instance_id, no cluster uuid.
-        long jobA = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"size\":\"3\"}", false);
+        long jobA = f.job().cmdInfo("{\"size\":\"3\"}").insert();
         ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, live, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         // The orphan's server stopped and a peer saw it leave.

@@ -88,40 +88,86 @@ final class Fixtures {
         update("UPDATE kubernetes_cluster SET removed = CURRENT_TIMESTAMP WHERE id = " + clusterId);
     }
 
-    /** An async job; instanceId null = not recorded. Returns its id. */
-    long job(int status, String instanceType, Long instanceId, String cmd, String cmdInfo, boolean removed)
-            throws SQLException {
-        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO async_job (uuid, job_status, instance_type, instance_id, job_cmd, job_cmd_info,"
-                        + " job_init_msid, created, removed) VALUES (?, ?, ?, ?, ?, ?, 345049103441, CURRENT_TIMESTAMP, "
-                        + (removed ? "CURRENT_TIMESTAMP" : "NULL") + ")",
-                Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, UUID.randomUUID().toString());
-            ps.setInt(2, status);
-            ps.setString(3, instanceType);
-            if (instanceId == null) {
-                ps.setNull(4, Types.BIGINT);
-            } else {
-                ps.setLong(4, instanceId);
-            }
-            ps.setString(5, cmd);
-            ps.setString(6, cmdInfo);
-            ps.executeUpdate();
-            try (ResultSet rs = ps.getGeneratedKeys()) {
-                rs.next();
-                return rs.getLong(1);
+    /** An async job row to build: IN_PROGRESS, a KubernetesCluster scale, no instance_id, unless set. */
+    Job job() {
+        return new Job();
+    }
+
+    /** One async_job row, built by name instead of by position; {@link #insert()} returns its id. */
+    final class Job {
+        private int status;
+        private String instanceType = "KubernetesCluster";
+        private Long instanceId;
+        private String cmd = SCALE_CMD;
+        private String cmdInfo;
+        private boolean removed;
+
+        Job status(int jobStatus) {
+            this.status = jobStatus;
+            return this;
+        }
+
+        /** instance_type; null = not recorded. */
+        Job type(String type) {
+            this.instanceType = type;
+            return this;
+        }
+
+        /** instance_id; null = not recorded. */
+        Job instance(Long clusterId) {
+            this.instanceId = clusterId;
+            return this;
+        }
+
+        Job cmd(String jobCmd) {
+            this.cmd = jobCmd;
+            return this;
+        }
+
+        Job cmdInfo(String json) {
+            this.cmdInfo = json;
+            return this;
+        }
+
+        /** Soft-deleted, as CloudStack leaves finished jobs. */
+        Job removed(boolean soft) {
+            this.removed = soft;
+            return this;
+        }
+
+        long insert() throws SQLException {
+            try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO async_job (uuid, job_status, instance_type, instance_id, job_cmd, job_cmd_info,"
+                            + " job_init_msid, created, removed) VALUES (?, ?, ?, ?, ?, ?, 345049103441, CURRENT_TIMESTAMP, "
+                            + (removed ? "CURRENT_TIMESTAMP" : "NULL") + ")",
+                    Statement.RETURN_GENERATED_KEYS)) {
+                ps.setString(1, UUID.randomUUID().toString());
+                ps.setInt(2, status);
+                ps.setString(3, instanceType);
+                if (instanceId == null) {
+                    ps.setNull(4, Types.BIGINT);
+                } else {
+                    ps.setLong(4, instanceId);
+                }
+                ps.setString(5, cmd);
+                ps.setString(6, cmdInfo);
+                ps.executeUpdate();
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
             }
         }
     }
 
     /** An IN_PROGRESS cluster job that records the cluster in instance_id. */
     long jobWithInstanceId(long clusterId) throws SQLException {
-        return job(0, "KubernetesCluster", clusterId, SCALE_CMD, cmdInfo(uuid(clusterId)), false);
+        return job().instance(clusterId).cmdInfo(cmdInfo(uuid(clusterId))).insert();
     }
 
     /** An IN_PROGRESS cluster job as an older server writes it: instance_id NULL, uuid in job_cmd_info. */
     long jobWithUuidOnly(long clusterId) throws SQLException {
-        return job(0, "KubernetesCluster", null, SCALE_CMD, cmdInfo(uuid(clusterId)), false);
+        return job().cmdInfo(cmdInfo(uuid(clusterId))).insert();
     }
 
     /** job_cmd_info as CloudStack writes it (nested ctxDetails JSON inside a string). */

@@ -233,18 +233,8 @@ class OperationGuardTest {
     void enterScalingStateLostRace(Databases.Db db, StateMode mode) throws SQLException {
         Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
-        // A source that lets an upgrade take the cluster right after the scale worker's read.
-        ConnectionSource racing = new ConnectionSource() {
-            private int opened;
-
-            @Override
-            public java.sql.Connection open() throws SQLException {
-                if (opened++ == 1) {
-                    f.setState(id, State.Upgrading);
-                }
-                return db.connect();
-            }
-        };
+        // An upgrade takes the cluster between the scale worker's read and its compare-and-set.
+        ConnectionSource racing = RacingWrites.before(db.source(), () -> f.setState(id, State.Upgrading));
         ClusterOperationGuard<State, Event> guard = guard(racing, mode);
         ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.AUTOSCALE, State.Running);
         ScaleEntry<State, Event> entry = guard.enterScalingState(scale, id);
@@ -329,17 +319,7 @@ class OperationGuardTest {
     void addNodesLostRaceRunsNoHook(Databases.Db db, StateMode mode) throws SQLException {
         Fixtures f = reset(db, mode);
         long id = f.cluster(State.Running);
-        ConnectionSource racing = new ConnectionSource() {
-            private int opened;
-
-            @Override
-            public java.sql.Connection open() throws SQLException {
-                if (opened++ == 1) {
-                    f.setState(id, State.RemovingNodes);
-                }
-                return db.connect();
-            }
-        };
+        ConnectionSource racing = RacingWrites.before(db.source(), () -> f.setState(id, State.RemovingNodes));
         ClusterOperationGuard<State, Event> guard = guard(racing, mode);
         int[] runs = {0};
         OperationEntry<State, Event> entry = guard.addNodes(id, () -> runs[0]++);

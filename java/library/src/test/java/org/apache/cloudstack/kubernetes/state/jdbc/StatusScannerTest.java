@@ -49,15 +49,15 @@ class StatusScannerTest {
         long withUuidJob = f.cluster(State.Scaling);
         f.jobWithUuidOnly(withUuidJob); // older server: instance_id NULL, resolved from job_cmd_info
         long withRemovedJobRow = f.cluster(State.Importing);
-        f.job(0, "KubernetesCluster", withRemovedJobRow, Fixtures.SCALE_CMD, null, true);
+        f.job().instance(withRemovedJobRow).removed(true).insert();
         long finishedJobOnly = f.cluster(State.RemovingNodes);
-        f.job(2, "KubernetesCluster", finishedJobOnly, Fixtures.SCALE_CMD, null, true); // FAILED by a restart
+        f.job().status(2).instance(finishedJobOnly).removed(true).insert(); // FAILED by a restart
         long running = f.cluster(State.Running);
         long alert = f.cluster(State.Alert);
         long removed = f.cluster(State.Stopping);
         f.remove(removed);
         long external = f.cluster(State.Scaling, "ExternalManaged", 1);
-        f.job(0, "VirtualMachine", orphanScaling, "org.apache.cloudstack.api.command.user.vm.StartVMCmd", null, false);
+        f.job().type("VirtualMachine").instance(orphanScaling).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
 
         StatementCounter counter = new StatementCounter(db.source());
         RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
@@ -87,7 +87,7 @@ class StatusScannerTest {
     void waitsOnAJobOfUnknownCluster(Databases.Db db, StateMode mode) throws SQLException {
         Fixtures f = ModeFixtures.reset(db, mode);
         long orphan = f.cluster(State.Scaling);
-        long unknown = f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{\"response\":\"json\"}", false);
+        long unknown = f.job().cmdInfo("{\"response\":\"json\"}").insert();
         StatementCounter counter = new StatementCounter(db.source());
 
         RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
@@ -112,10 +112,10 @@ class StatusScannerTest {
         List<Long> jobs = new ArrayList<>();
         for (String info : new String[] {null, "", "{", "{\"id\":", "not json", "{\"id\":42}", "[\"id\",\"x\"]",
             "{\"id\":\"no-such-cluster-uuid\"}", "{\"ctxDetails\":\"{\\\"id\\\":\\\"x\\\"}\"}"}) {
-            jobs.add(f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, info, false));
+            jobs.add(f.job().cmdInfo(info).insert());
         }
         // A job that records no resource type at all, of a CKS cluster command: counted too.
-        jobs.add(f.job(0, null, null, Fixtures.SCALE_CMD, "{\"id\":\"also-unknown\"}", false));
+        jobs.add(f.job().type(null).cmdInfo("{\"id\":\"also-unknown\"}").insert());
         RecoveryResult<State> result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(jobs, result.unknownJobIds());
@@ -131,7 +131,7 @@ class StatusScannerTest {
             State.Destroyed, State.Destroying}) {
             f.cluster(s);
         }
-        f.job(0, "KubernetesCluster", null, Fixtures.SCALE_CMD, "{}", false); // would make it wait
+        f.job().cmdInfo("{}").insert(); // would make it wait
         StatementCounter counter = new StatementCounter(db.source());
         RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.NO_CANDIDATE, result.kind());

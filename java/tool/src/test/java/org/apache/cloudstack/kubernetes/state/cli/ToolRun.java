@@ -5,8 +5,8 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** One in-process run of the cks-state tool: exit code, standard output, standard error. */
-record ToolRun(int code, String out, String err) {
-    static ToolRun of(String... args) {
+public record ToolRun(int code, String out, String err) {
+    public static ToolRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = CksStateCommand.commandLine();
