@@ -305,7 +305,7 @@ fn exhausted_only_at_the_limit(result: Result<(), FencingError>, version: u64) {
     }
 }
 
-/// The fenced planner (`src/fencing.rs`): entry, completion, scale, reconcile and recovery on
+/// The fenced planner (`src/fencing/`): entry, completion, scale, reconcile and recovery on
 /// any rows, owners, versions (up to and past exhaustion) and management-server tables.
 pub fn fenced_planner(data: &[u8]) {
     let mut b = Bytes::new(data);
