@@ -1,5 +1,6 @@
 //! Completing and failing an operation: only from the state the operation moved the cluster to.
 
+use crate::codes;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
 
@@ -24,9 +25,9 @@ impl Outcome {
 
     pub const fn from_code(code: i32) -> Option<Outcome> {
         match code {
-            0 => Some(Outcome::Succeeded),
-            1 => Some(Outcome::Failed),
-            2 => Some(Outcome::CreateFailed),
+            codes::outcome::SUCCEEDED => Some(Outcome::Succeeded),
+            codes::outcome::FAILED => Some(Outcome::Failed),
+            codes::outcome::CREATE_FAILED => Some(Outcome::CreateFailed),
             _ => None,
         }
     }

@@ -5,6 +5,7 @@
 //! host (the management server's JVM) reads and writes the database and asks the core what to
 //! do; [`jni`] converts and dispatches.
 
+pub mod codes;
 pub mod completion;
 pub mod entry;
 pub mod error;
@@ -33,4 +34,4 @@ pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
-pub const ABI_VERSION: i32 = 4;
+pub const ABI_VERSION: i32 = codes::abi::VERSION;

@@ -1,5 +1,6 @@
 //! Alert reconciliation and fault detection for the status scanner.
 
+use crate::codes;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
 
@@ -23,10 +24,10 @@ impl VmSummary {
 
     pub const fn from_code(code: i32) -> Option<VmSummary> {
         match code {
-            0 => Some(VmSummary::AllStopped),
-            1 => Some(VmSummary::AllRunningHealthy),
-            2 => Some(VmSummary::Mixed),
-            3 => Some(VmSummary::Incomplete),
+            codes::vm_summary::ALL_STOPPED => Some(VmSummary::AllStopped),
+            codes::vm_summary::ALL_RUNNING_HEALTHY => Some(VmSummary::AllRunningHealthy),
+            codes::vm_summary::MIXED => Some(VmSummary::Mixed),
+            codes::vm_summary::INCOMPLETE => Some(VmSummary::Incomplete),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::codes;
 use crate::completion::{complete, Completion, Outcome};
 use crate::table::{Event, Operation, Profile, State, StateUpdate};
 use crate::transition::update_for;
@@ -30,10 +31,10 @@ impl ScaleKind {
 
     pub const fn from_code(code: i32) -> Option<ScaleKind> {
         match code {
-            0 => Some(ScaleKind::ScaleUp),
-            1 => Some(ScaleKind::ScaleDown),
-            2 => Some(ScaleKind::OfferingChange),
-            3 => Some(ScaleKind::Autoscale),
+            codes::scale_kind::SCALE_UP => Some(ScaleKind::ScaleUp),
+            codes::scale_kind::SCALE_DOWN => Some(ScaleKind::ScaleDown),
+            codes::scale_kind::OFFERING_CHANGE => Some(ScaleKind::OfferingChange),
+            codes::scale_kind::AUTOSCALE => Some(ScaleKind::Autoscale),
             _ => None,
         }
     }

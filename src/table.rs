@@ -3,6 +3,8 @@
 
 include!(concat!(env!("OUT_DIR"), "/state_machine_table.rs"));
 
+use crate::codes;
+
 /// Which transition table applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Profile {
@@ -17,15 +19,15 @@ impl Profile {
 
     pub const fn code(self) -> u8 {
         match self {
-            Profile::Upstream => 0,
-            Profile::AlertScaling => 1,
+            Profile::Upstream => codes::profile::UPSTREAM as u8,
+            Profile::AlertScaling => codes::profile::ALERT_SCALING as u8,
         }
     }
 
     pub const fn from_code(code: i32) -> Option<Profile> {
         match code {
-            0 => Some(Profile::Upstream),
-            1 => Some(Profile::AlertScaling),
+            codes::profile::UPSTREAM => Some(Profile::Upstream),
+            codes::profile::ALERT_SCALING => Some(Profile::AlertScaling),
             _ => None,
         }
     }

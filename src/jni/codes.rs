@@ -1,4 +1,3 @@
-//! The codes that cross JNI in results, generated from `spec/state-machine.tsv` (the Java side
-//! gets the same table as `NativeCodes`).
+//! The generated code table (`crate::codes`), as the glue names it.
 
-include!(concat!(env!("OUT_DIR"), "/codes.rs"));
+pub(crate) use crate::codes::*;

@@ -10,6 +10,7 @@ use jni::{JNIEnv, JavaVM};
 use log::{LevelFilter, Log, Metadata, Record};
 use once_cell::sync::OnceCell;
 
+use super::codes::log_level;
 use super::errors::{BridgeError, BridgeResult};
 
 const SINK_CLASS: &str = "org/apache/cloudstack/kubernetes/state/NativeLog";
@@ -47,14 +48,25 @@ impl Drop for ForwardingGuard {
 
 struct JavaLogger;
 
+/// A record's level as the Java side reads it (`log_level` codes).
+fn level_code(level: log::Level) -> jint {
+    match level {
+        log::Level::Error => log_level::ERROR,
+        log::Level::Warn => log_level::WARN,
+        log::Level::Info => log_level::INFO,
+        log::Level::Debug => log_level::DEBUG,
+        log::Level::Trace => log_level::TRACE,
+    }
+}
+
 fn level_filter(level: jint) -> BridgeResult<LevelFilter> {
     Ok(match level {
-        0 => LevelFilter::Off,
-        1 => LevelFilter::Error,
-        2 => LevelFilter::Warn,
-        3 => LevelFilter::Info,
-        4 => LevelFilter::Debug,
-        5 => LevelFilter::Trace,
+        log_level::OFF => LevelFilter::Off,
+        log_level::ERROR => LevelFilter::Error,
+        log_level::WARN => LevelFilter::Warn,
+        log_level::INFO => LevelFilter::Info,
+        log_level::DEBUG => LevelFilter::Debug,
+        log_level::TRACE => LevelFilter::Trace,
         other => {
             return Err(BridgeError::Input(format!(
                 "level: unknown log level {other} (0 off .. 5 trace)"
@@ -105,7 +117,7 @@ fn forward(sink: &Sink, record: &Record) -> jni::errors::Result<()> {
         let class: &JClass = sink.class.as_obj().into();
         let args = [
             jvalue {
-                i: record.level() as jint,
+                i: level_code(record.level()),
             },
             jvalue { l: target.as_raw() },
             jvalue {

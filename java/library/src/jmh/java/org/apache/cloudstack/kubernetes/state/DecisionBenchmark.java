@@ -47,7 +47,7 @@ public class DecisionBenchmark {
     @Setup
     public void setUp() {
         machine = ClusterStateMachine.bind(State.class, Event.class);
-        profileCode = machine.profile().ordinal();
+        profileCode = machine.profile().code();
         stateMachine2 = new PureJava.StateMachine2Style<>(machine.transitions(), State.values());
         enumMap = new PureJava.EnumMapTable<>(machine.transitions(), State.class, Event.class);
         javaEntry = new PureJava.EntryRules<>(machine, enumMap);

@@ -23,14 +23,13 @@ import java.util.Set;
  * {@link IllegalArgumentException} naming the argument.
  */
 public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
-    private static final int NONE_BYTE = NativeCodes.PACKED_NONE;
-
     private final Profile profile;
     private final int profileCode;
     private final StateMode mode;
     private final int modeCode;
     private final EnumBinding<S> states;
     private final EnumBinding<E> events;
+    private final PackedResults<S, E> results;
     private final Set<S> orphanStates;
     private final List<StateUpdate<S, E>> transitions;
     private final long maxVersion;
@@ -46,11 +45,12 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     private ClusterStateMachine(Profile profile, StateMode mode, EnumBinding<S> states, EnumBinding<E> events) {
         this.profile = profile;
-        this.profileCode = profile.ordinal();
+        this.profileCode = profile.code();
         this.mode = mode;
         this.modeCode = mode.code();
         this.states = states;
         this.events = events;
+        this.results = new PackedResults<>(states, events);
         this.orphanStates = readOrphanStates();
         this.transitions = readTransitions();
         long[] constants = NativeBridge.constants();
@@ -154,7 +154,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (decoded != null && decoded.packed == packed) {
             return decoded.decision;
         }
-        EntryDecision<S, E> decision = decodeEntry(operation, s, packed, ClusterRow.of(current), null);
+        EntryDecision<S, E> decision = results.entry(operation, s, packed, ClusterRow.of(current), null);
         decodedEntries[slot] = new DecodedEntry<>(packed, decision);
         return decision;
     }
@@ -168,30 +168,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(row, "row");
         int s = states.code(row.state(), "row.state");
         int packed = NativeBridge.entry(modeCode, profileCode, operation.ordinal(), s, row.version(), row.isHeld());
-        return decodeEntry(operation, s, packed, row, me);
-    }
-
-    private EntryDecision<S, E> decodeEntry(Operation operation, int s, int packed, ClusterRow<S> row, Owner me) {
-        int kind = packed & 0xFF;
-        switch (kind) {
-            case NativeCodes.ENTRY_TRANSITION:
-            case NativeCodes.ENTRY_PROCEED: {
-                if (!expressible(packed)) {
-                    return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation, s, lacking(packed));
-                }
-                EntryDecision.Kind k = kind == NativeCodes.ENTRY_TRANSITION ? EntryDecision.Kind.TRANSITION
-                        : EntryDecision.Kind.PROCEED;
-                return new EntryDecision<>(k, write(row.token(), packed, me), null, null, -1, null);
-            }
-            case NativeCodes.ENTRY_NOTHING_TO_DO:
-                return new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, -1, null);
-            case NativeCodes.ENTRY_REFUSE:
-                return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation, s, null);
-            case NativeCodes.ENTRY_BUSY:
-                return new EntryDecision<>(EntryDecision.Kind.BUSY, null, row.owner(), null, -1, null);
-            default:
-                throw unexpected("entry decision", packed);
-        }
+        return results.entry(operation, s, packed, row, me);
     }
 
     /** Starts one compat scale or autoscale accepted with the cluster in {@code startedFrom}. */
@@ -218,31 +195,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int c = states.code(current.state(), "current.state");
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
         int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
-        int packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().ordinal(), s, started.version(), h,
+        int packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().code(), s, started.version(), h,
                 hold == null ? 0 : hold.token().version(), m, c, current.version(), current.isHeld());
-        switch (packed & 0xFF) {
-            case NativeCodes.SCALE_ENTER:
-            case NativeCodes.SCALE_SETTINGS_ONLY: {
-                boolean enter = (packed & 0xFF) == NativeCodes.SCALE_ENTER;
-                ScaleStep.Kind k = enter ? ScaleStep.Kind.ENTER : ScaleStep.Kind.SETTINGS_ONLY;
-                if (!expressible(packed)) {
-                    return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(op.kind(), s) + " (" + lacking(packed)
-                            + ")", null);
-                }
-                return new ScaleStep<>(k, write(started, packed, op.owner()), null, null);
-            }
-            case NativeCodes.SCALE_ALREADY_ENTERED:
-                return new ScaleStep<>(ScaleStep.Kind.ALREADY_ENTERED, null, null, null);
-            case NativeCodes.SCALE_FAIL_TAKEN_SINCE:
-                return new ScaleStep<>(ScaleStep.Kind.FAIL_TAKEN_SINCE, null,
-                        NativeBridge.scaleMessage(op.kind().ordinal(), s, (packed >>> 16) & 0xFF), null);
-            case NativeCodes.SCALE_BUSY:
-                return new ScaleStep<>(ScaleStep.Kind.BUSY, null, null, current.owner());
-            case NativeCodes.SCALE_REFUSE:
-                return new ScaleStep<>(ScaleStep.Kind.REFUSE, null, scaleRefusal(op.kind(), s), null);
-            default:
-                throw unexpected("scale step", packed);
-        }
+        return results.scaleStep(packed, op, s, current);
     }
 
     /**
@@ -267,19 +222,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
         long v = hold == null ? 0 : hold.token().version();
         int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
-        int packed = NativeBridge.completion(modeCode, profileCode, h, v, m, outcome.ordinal());
-        if ((packed & 0xFF) == NativeCodes.COMPLETION_LEAVE) {
-            return null;
-        }
-        if ((packed & 0xFF) != NativeCodes.COMPLETION_COMPARE_AND_SET || hold == null) {
-            throw unexpected("completion", packed);
-        }
-        if (expressible(packed)) {
-            return write(hold.token(), packed, null);
-        }
-        // The host cannot express the state change: a fenced completion still releases the cluster.
-        Token<S> held = hold.token();
-        return versioned(packed) ? new StateWrite<>(held, held.next(held.state()), null, null) : null;
+        return results.completion(NativeBridge.completion(modeCode, profileCode, h, v, m, outcome.code()), hold);
     }
 
     /** The states the status scanner recovers (that the host has). Unmodifiable. */
@@ -345,7 +288,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
             statuses[i] = host.status().code();
             ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
         }
-        return decodeRecoveries(NativeBridge.planRecovery(modeCode, profileCode, ids, codes, versions, msids, runids,
+        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, ids, codes, versions, msids, runids,
                 ownerJobs, jobIds, jobClusterIds, endedJobIds, hostMsids, hostRunids, statuses, ages));
     }
 
@@ -354,40 +297,6 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(jobClusterIds, "jobClusterIds");
         long[] jobIds = mode == StateMode.FENCED ? new long[jobClusterIds.length] : new long[0]; // compat reads none
         return planRecovery(candidates, jobIds, jobClusterIds, new long[0], List.of());
-    }
-
-    private RecoveryPlan<S, E> decodeRecoveries(long[] r) {
-        RecoveryPlan.Kind kind = r == null || r.length < 2 ? null : recoveryKind(r[0]);
-        if (kind == null || r[1] < 0 || r.length != 2 + 3 * r[1]) {
-            throw new CksStateNativeException("cks-state native library returned a malformed recovery plan of length "
-                    + (r == null ? "null" : String.valueOf(r.length)));
-        }
-        int n = (int) r[1];
-        List<ClusterRecovery<S, E>> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            int packed = (int) r[3 + 3 * i];
-            S expected = stateOf(packed & 0xFF);
-            GoneReason reason = GoneReason.ofCode((packed >>> 24) & 0xFF);
-            if (reason == null) {
-                throw unexpected("recovery", packed);
-            }
-            int bits = (packed & 0xFF_FF00) | (r[4 + 3 * i] >= 0 ? NativeCodes.FLAG_VERSIONED << 24 : 0);
-            if (expected != null && expressible(bits)) { // else the host cannot express it: leave it alone
-                Token<S> token = new Token<>(expected, Math.max(Token.NO_VERSION, r[4 + 3 * i]));
-                out.add(new ClusterRecovery<>(r[2 + 3 * i], write(token, bits, null), reason));
-            }
-        }
-        return new RecoveryPlan<>(kind, out);
-    }
-
-    private static RecoveryPlan.Kind recoveryKind(long code) {
-        if (code == NativeCodes.RECOVERY_SKIP) {
-            return RecoveryPlan.Kind.SKIP;
-        }
-        if (code == NativeCodes.RECOVERY_WAIT) {
-            return RecoveryPlan.Kind.WAIT;
-        }
-        return code == NativeCodes.RECOVERY_RECOVER ? RecoveryPlan.Kind.RECOVER : null;
     }
 
     /**
@@ -399,23 +308,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(listed, "listed");
         require(vms, "vms");
         int s = states.code(listed.state(), "listed.state");
-        long packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.ordinal());
-        int count = (int) (packed & 0xFF);
-        if (count > 2) {
-            throw unexpected("reconcile plan", packed);
-        }
-        List<StateWrite<S, E>> steps = new ArrayList<>(count);
-        Token<S> expected = listed.token();
-        for (int i = 0; i < count; i++) {
-            int bits = (int) (packed >>> (8 + 24 * i)) << 8;
-            if (!expressible(bits)) {
-                break; // the host cannot express this step: the plan stops here, as at a miss
-            }
-            StateWrite<S, E> step = write(expected, bits, scanner);
-            steps.add(step);
-            expected = step.target();
-        }
-        return new ReconcilePlan<>(steps);
+        long packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.code());
+        return new ReconcilePlan<>(results.reconcileSteps(packed, listed.token(), scanner));
     }
 
     /** {@link #planReconcile(ClusterRow, VmSummary, Owner)} of a compat row. */
@@ -452,71 +346,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return state == null ? NativeBridge.NONE : states.code(state, argument);
     }
 
-    /** The host's state of a library code, or null (none, or a name the host lacks). */
-    private S stateOf(int code) {
-        return code == NONE_BYTE ? null : states.constant(code);
-    }
-
-    /** Whether the host has the event and target of a packed write (event at bits 8-15, target 16-23). */
-    private boolean expressible(int packed) {
-        int event = (packed >>> 8) & 0xFF;
-        int target = (packed >>> 16) & 0xFF;
-        return (event == NONE_BYTE || events.constant(event) != null)
-                && (target == NONE_BYTE || states.constant(target) != null);
-    }
-
-    private static boolean versioned(int packed) {
-        return ((packed >>> 24) & NativeCodes.FLAG_VERSIONED) != 0;
-    }
-
-    /**
-     * The write of a packed result from {@code expected}, or null when it writes nothing (no target).
-     * Its tokens carry versions when the core says so (the next version is expected's + 1), and its
-     * owner is {@code me} when the core says the write stores the caller.
-     */
-    private StateWrite<S, E> write(Token<S> expected, int packed, Owner me) {
-        int event = (packed >>> 8) & 0xFF;
-        int target = (packed >>> 16) & 0xFF;
-        if (target == NONE_BYTE) {
-            return null;
-        }
-        Token<S> from = versioned(packed) ? expected : Token.of(expected.state());
-        Owner owner = null;
-        if (((packed >>> 24) & NativeCodes.FLAG_OWNER) != 0) {
-            owner = me;
-            require(me, "me (the fenced mode stores the operation's owner)");
-        }
-        return new StateWrite<>(from, from.next(states.constant(target)), event == NONE_BYTE ? null
-                : events.constant(event), owner);
-    }
-
-    /** A compare-and-set in host constants, or null when the host lacks one of the names. */
-    private StateUpdate<S, E> update(int expected, int event, int target) {
-        S from = states.constant(expected);
-        E by = events.constant(event);
-        S to = states.constant(target);
-        return from == null || by == null || to == null ? null : new StateUpdate<>(from, by, to);
-    }
-
-    /** The core's message for a scale of this kind refused from this state (cold). */
-    private static String scaleRefusal(ScaleKind kind, int startedCode) {
-        return NativeBridge.scaleMessage(kind.ordinal(), startedCode, NativeBridge.NONE);
-    }
-
-    private String lacking(int packed) {
-        return "the host's enums lack " + events.libraryName((packed >>> 8) & 0xFF) + " or "
-                + states.libraryName((packed >>> 16) & 0xFF);
-    }
-
     private static void require(Object value, String argument) {
         if (value == null) {
             throw new IllegalArgumentException(argument + " is null");
         }
-    }
-
-    static CksStateNativeException unexpected(String what, long packed) {
-        return new CksStateNativeException("cks-state native library returned an unexpected " + what
-                + " 0x" + Long.toHexString(packed));
     }
 
     private Set<S> readOrphanStates() {
@@ -534,7 +367,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int[] triples = NativeBridge.transitions(profileCode);
         List<StateUpdate<S, E>> rows = new ArrayList<>(triples.length / 3);
         for (int i = 0; i + 2 < triples.length; i += 3) {
-            StateUpdate<S, E> row = update(triples[i], triples[i + 1], triples[i + 2]);
+            StateUpdate<S, E> row = results.update(triples[i], triples[i + 1], triples[i + 2]);
             if (row != null) {
                 rows.add(row);
             }

@@ -16,7 +16,7 @@ package org.apache.cloudstack.kubernetes.state;
  */
 final class NativeBridge {
     /** Bumped whenever a signature or an encoding of this class changes. */
-    static final int ABI_VERSION = 4;
+    static final int ABI_VERSION = NativeCodes.ABI_VERSION;
 
     static final int NONE = NativeCodes.ARGUMENT_NONE;
 

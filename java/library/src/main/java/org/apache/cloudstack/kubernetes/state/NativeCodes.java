@@ -36,6 +36,26 @@ final class NativeCodes {
     static final int NAMES_OPERATIONS = 2;
     static final int PACKED_NONE = 255;
     static final int ARGUMENT_NONE = -1;
+    static final int PROFILE_UPSTREAM = 0;
+    static final int PROFILE_ALERT_SCALING = 1;
+    static final int OUTCOME_SUCCEEDED = 0;
+    static final int OUTCOME_FAILED = 1;
+    static final int OUTCOME_CREATE_FAILED = 2;
+    static final int SCALE_KIND_SCALE_UP = 0;
+    static final int SCALE_KIND_SCALE_DOWN = 1;
+    static final int SCALE_KIND_OFFERING_CHANGE = 2;
+    static final int SCALE_KIND_AUTOSCALE = 3;
+    static final int VM_SUMMARY_ALL_STOPPED = 0;
+    static final int VM_SUMMARY_ALL_RUNNING_HEALTHY = 1;
+    static final int VM_SUMMARY_MIXED = 2;
+    static final int VM_SUMMARY_INCOMPLETE = 3;
+    static final int LOG_LEVEL_OFF = 0;
+    static final int LOG_LEVEL_ERROR = 1;
+    static final int LOG_LEVEL_WARN = 2;
+    static final int LOG_LEVEL_INFO = 3;
+    static final int LOG_LEVEL_DEBUG = 4;
+    static final int LOG_LEVEL_TRACE = 5;
+    static final int ABI_VERSION = 5;
 
     private NativeCodes() {
     }

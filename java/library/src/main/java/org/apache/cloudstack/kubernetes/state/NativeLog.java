@@ -19,7 +19,7 @@ public final class NativeLog {
     }
 
     /**
-     * Called from native code: level 1 error, 2 warn, 3 info, 4 debug, 5 trace. Never throws (an
+     * Called from native code with a {@code log_level} code (error .. trace). Never throws (an
      * exception here would be pending in the native caller).
      */
     static void log(int level, String target, String message) {
@@ -44,41 +44,35 @@ public final class NativeLog {
         NativeBridge.setLogLevel(nativeLevel(LOG.getLevel()));
     }
 
-    /** Log4j level -> native level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */
+    /** Log4j level -> native level (the {@code log_level} codes). */
     static int nativeLevel(Level level) {
         if (level == null || level.intLevel() <= Level.OFF.intLevel()) {
-            return 0;
+            return NativeCodes.LOG_LEVEL_OFF;
         }
         if (level.intLevel() <= Level.ERROR.intLevel()) {
-            return 1; // FATAL and ERROR
+            return NativeCodes.LOG_LEVEL_ERROR; // FATAL and ERROR
         }
         if (level.intLevel() <= Level.WARN.intLevel()) {
-            return 2;
+            return NativeCodes.LOG_LEVEL_WARN;
         }
         if (level.intLevel() <= Level.INFO.intLevel()) {
-            return 3;
+            return NativeCodes.LOG_LEVEL_INFO;
         }
         if (level.intLevel() <= Level.DEBUG.intLevel()) {
-            return 4;
+            return NativeCodes.LOG_LEVEL_DEBUG;
         }
-        return 5;
+        return NativeCodes.LOG_LEVEL_TRACE;
     }
 
     /** Native level -> Log4j level; unknown levels log at INFO rather than being lost. */
     static Level toLog4j(int level) {
-        switch (level) {
-            case 1:
-                return Level.ERROR;
-            case 2:
-                return Level.WARN;
-            case 3:
-                return Level.INFO;
-            case 4:
-                return Level.DEBUG;
-            case 5:
-                return Level.TRACE;
-            default:
-                return Level.INFO;
-        }
+        return switch (level) {
+            case NativeCodes.LOG_LEVEL_ERROR -> Level.ERROR;
+            case NativeCodes.LOG_LEVEL_WARN -> Level.WARN;
+            case NativeCodes.LOG_LEVEL_INFO -> Level.INFO;
+            case NativeCodes.LOG_LEVEL_DEBUG -> Level.DEBUG;
+            case NativeCodes.LOG_LEVEL_TRACE -> Level.TRACE;
+            default -> Level.INFO;
+        };
     }
 }

@@ -1,16 +1,22 @@
 package org.apache.cloudstack.kubernetes.state;
 
-/** Which transition table a {@link ClusterStateMachine} uses. Ordinal = native profile code. */
+/** Which transition table a {@link ClusterStateMachine} uses; each crosses JNI as its {@code profile} code. */
 public enum Profile {
     /** The upstream table (apache/cloudstack PR #14609). */
-    UPSTREAM("upstream"),
+    UPSTREAM(NativeCodes.PROFILE_UPSTREAM, "upstream"),
     /** Upstream plus Alert -> Scaling (apache/cloudstack PR #14604). */
-    ALERT_SCALING("alert-scaling");
+    ALERT_SCALING(NativeCodes.PROFILE_ALERT_SCALING, "alert-scaling");
 
+    private final int code;
     private final String label;
 
-    Profile(String label) {
+    Profile(int code, String label) {
+        this.code = code;
         this.label = label;
+    }
+
+    int code() {
+        return code;
     }
 
     /** The profile's name in {@code spec/state-machine.tsv} and on the command line. */

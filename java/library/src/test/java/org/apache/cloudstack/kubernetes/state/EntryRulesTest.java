@@ -55,7 +55,7 @@ class EntryRulesTest {
         NativeLibrary.load();
         for (var op : spec.operations.entrySet()) {
             for (var s : spec.states.entrySet()) {
-                int packed = NativeBridge.decideEntry(profile.ordinal(), op.getKey(), s.getKey());
+                int packed = NativeBridge.decideEntry(profile.code(), op.getKey(), s.getKey());
                 String target = spec.next(profile, s.getValue(), spec.firstEvent.get(op.getValue()));
                 String key = op.getValue() + "/" + s.getValue();
                 int kind = target != null ? 0 : spec.proceed.contains(key) ? 1 : spec.nothing.contains(key) ? 2 : 3;

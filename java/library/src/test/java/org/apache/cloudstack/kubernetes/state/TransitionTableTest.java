@@ -58,7 +58,7 @@ class TransitionTableTest {
         for (var s : spec.states.entrySet()) {
             for (var e : spec.events.entrySet()) {
                 String expected = spec.next(profile, s.getValue(), e.getValue());
-                int to = NativeBridge.nextState(profile.ordinal(), s.getKey(), e.getKey());
+                int to = NativeBridge.nextState(profile.code(), s.getKey(), e.getKey());
                 assertEquals(expected == null ? "-" : expected, to < 0 ? "-" : spec.states.get(to),
                         s.getValue() + " + " + e.getValue());
             }
