@@ -90,18 +90,10 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      * alone (a fenced schema's trigger bumps the version). True when this call changed the row.
      */
     public boolean updateState(long clusterId, S expected, E event) {
-        Objects.requireNonNull(expected, "expected");
-        Objects.requireNonNull(event, "event");
-        S target = machine.nextState(expected, event);
-        if (target == null) {
-            LOG.warn("Kubernetes cluster {}: no transition from {} by {}; state not written", clusterId, expected,
-                    event);
-            return false;
-        }
-        StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
-        return ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster " + clusterId
-                + " from " + expected + " to " + target, c -> valid(clusterId, write, false)
-                        && compareAndSet(c, clusterId, write));
+        StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
+        return write != null && ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster "
+                + clusterId + " from " + expected + " to " + write.target().state(),
+                c -> compareAndSet(c, clusterId, write));
     }
 
     /** A compat write of the table row {@code update} (see {@link #apply(long, StateWrite)}). */
@@ -137,16 +129,22 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      */
     public boolean updateState(Connection connection, long clusterId, S expected, E event) {
         Objects.requireNonNull(connection, "connection");
+        StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
+        return write != null && joined(connection, clusterId, write);
+    }
+
+    /** The compat write of upstream's updateState: the table's row from {@code expected} by {@code event}, or null. */
+    private StateWrite<S, E> upstreamWrite(long clusterId, S expected, E event) {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(event, "event");
         S target = machine.nextState(expected, event);
         if (target == null) {
             LOG.warn("Kubernetes cluster {}: no transition from {} by {}; state not written", clusterId, expected,
                     event);
-            return false;
+            return null;
         }
         StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
-        return valid(clusterId, write, false) && joined(connection, clusterId, write);
+        return valid(clusterId, write, false) ? write : null;
     }
 
     /** {@link #apply(long, StateWrite)} in the caller's transaction on {@code connection}; true when it hit. */
@@ -176,7 +174,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         try {
             return writeRow(c, clusterId, w);
         } catch (SQLException e) {
-            throw new StateStoreException("Kubernetes cluster " + clusterId + ": " + w + " in the caller's transaction", e);
+            throw new StateStoreException("Kubernetes cluster " + clusterId + ": " + w + " in the caller's transaction",
+                    e);
         }
     }
 
