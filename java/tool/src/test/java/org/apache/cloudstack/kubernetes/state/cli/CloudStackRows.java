@@ -49,6 +49,8 @@ final class CloudStackRows {
         private Long instanceId;
         private Long msid;
         private long ageSeconds;
+        private Integer resultCode;
+        private String result;
 
         Job cluster(long id) {
             this.instanceId = id;
@@ -57,6 +59,18 @@ final class CloudStackRows {
 
         Job cmdInfo(String json) {
             this.cmdInfo = json;
+            return this;
+        }
+
+        Job cmd(String jobCmd) {
+            this.cmd = jobCmd;
+            return this;
+        }
+
+        /** job_result_code and job_result, as the job's end wrote them. */
+        Job result(Integer code, String text) {
+            this.resultCode = code;
+            this.result = text;
             return this;
         }
 
@@ -78,8 +92,9 @@ final class CloudStackRows {
 
         long insert() throws SQLException {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (job_cmd, job_cmd_info, job_status,"
-                    + " instance_type, instance_id, job_init_msid, job_executing_msid, created, last_updated) VALUES"
-                    + " (?, ?, ?, 'KubernetesCluster', ?, ?, ?, TIMESTAMPADD(SECOND, ?, NOW()), NOW())",
+                    + " instance_type, instance_id, job_init_msid, job_executing_msid, created, last_updated,"
+                    + " job_result_code, job_result) VALUES"
+                    + " (?, ?, ?, 'KubernetesCluster', ?, ?, ?, TIMESTAMPADD(SECOND, ?, NOW()), NOW(), ?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
                 ps.setString(1, cmd);
                 ps.setString(2, cmdInfo);
@@ -88,6 +103,8 @@ final class CloudStackRows {
                 ps.setObject(5, msid);
                 ps.setObject(6, msid);
                 ps.setLong(7, -ageSeconds);
+                ps.setObject(8, resultCode);
+                ps.setString(9, result);
                 ps.executeUpdate();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();

@@ -21,52 +21,22 @@ class ExplainCommandTest {
 
     private final Map<String, Long> ids = new LinkedHashMap<>();
 
+    /** A CloudManaged cluster "uuid-NAME", its id remembered by name. */
     private long cluster(Connection c, String name, String state) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
-                + " cluster_type) VALUES (?, ?, ?, NOW(), 'CloudManaged')", Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, "uuid-" + name);
-            ps.setString(2, name);
-            ps.setString(3, state);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                ids.put(name, keys.getLong(1));
-                return keys.getLong(1);
-            }
-        }
+        long id = new CloudStackRows(c).cluster(name, state);
+        ids.put(name, id);
+        return id;
     }
 
     private static long job(Connection c, String cmd, int status, Long instanceId, String cmdInfo, Integer resultCode,
             String result, long msid) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (job_cmd, job_cmd_info, job_status,"
-                + " job_result_code, job_result, instance_type, instance_id, job_init_msid, job_executing_msid, created,"
-                + " last_updated) VALUES (?, ?, ?, ?, ?, 'KubernetesCluster', ?, ?, ?, NOW(), NOW())",
-                Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, cmd);
-            ps.setString(2, cmdInfo);
-            ps.setInt(3, status);
-            ps.setObject(4, resultCode);
-            ps.setString(5, result);
-            ps.setObject(6, instanceId);
-            ps.setLong(7, msid);
-            ps.setLong(8, msid);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                return keys.getLong(1);
-            }
-        }
+        CloudStackRows.Job job = new CloudStackRows(c).job().cmd(cmd).status(status).cmdInfo(cmdInfo)
+                .result(resultCode, result).msid(msid);
+        return (instanceId == null ? job : job.cluster(instanceId)).insert();
     }
 
     private static void mshost(Connection c, long msid, String state, long runid) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO mshost (msid, runid, name, state, last_update)"
-                + " VALUES (?, ?, ?, ?, NOW())")) {
-            ps.setLong(1, msid);
-            ps.setLong(2, runid);
-            ps.setString(3, "ms-" + msid);
-            ps.setString(4, state);
-            ps.executeUpdate();
-        }
+        new CloudStackRows(c).mshost(msid, state, runid);
     }
 
     private static String state(ToolDatabase db, long id) throws SQLException {
