@@ -303,6 +303,7 @@ fn reconcile_skips_held_rows_and_chains_versions() {
     );
     let listed = fence(State::Alert, 3, None);
     let plan = plan_fenced_reconcile(P, &listed, VmSummary::AllStopped, scanner).unwrap();
+    assert!(!plan.is_empty(), "a plan with steps is not empty");
     let steps: Vec<_> = plan.steps().collect();
     assert_eq!(steps[0].target, tok(State::Stopping, 4));
     assert_eq!(steps[0].owner, Some(scanner), "held between the two steps");
