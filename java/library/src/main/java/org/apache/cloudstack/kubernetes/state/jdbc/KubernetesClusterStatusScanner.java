@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -206,24 +205,9 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         for (long j : inProgress) {
             asked.remove(j);
         }
-        List<Long> owners = new ArrayList<>(asked);
         List<Long> ended = new ArrayList<>();
-        for (int from = 0; from < owners.size(); from += AsyncJobLookup.UUID_CHUNK) {
-            List<Long> chunk = owners.subList(from, Math.min(owners.size(), from + AsyncJobLookup.UUID_CHUNK));
-            String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM async_job WHERE job_status <> "
-                    + AsyncJobLookup.IN_PROGRESS + " AND id IN (" + marks + ")")) {
-                for (int i = 0; i < chunk.size(); i++) {
-                    ps.setLong(i + 1, chunk.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ended.add(rs.getLong(1));
-                    }
-                }
-            }
-            c.commit();
-        }
+        InChunks.query(c, "SELECT id FROM async_job WHERE job_status <> " + AsyncJobLookup.IN_PROGRESS + " AND id IN ",
+                "", new ArrayList<>(asked), InChunks.LONGS, rs -> ended.add(rs.getLong(1)), c::commit);
         return ended.stream().mapToLong(Long::longValue).toArray();
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
 
 /**
  * Live operations past CloudStack's time limit: a cluster in an operation's state (or Destroying)
@@ -33,7 +34,6 @@ public final class OverdueOperations {
     /** Which limit each operation state has; every other listed state has {@link #OVERDUE_AFTER}. */
     private static final Map<String, String> SETTING_OF_STATE = Map.of("Starting", START_TIMEOUT, "Scaling", SCALE_TIMEOUT,
             "ScalingStoppedCluster", SCALE_TIMEOUT, "Upgrading", UPGRADE_TIMEOUT);
-    private static final int CHUNK = 500;
 
     /** One live operation past its limit; {@code limit} names the setting (or option) the limit comes from. */
     public record Overdue(long id, String uuid, String name, String state, long jobId, Long msid, long runningSeconds,
@@ -59,7 +59,7 @@ public final class OverdueOperations {
         this.overdueAfterSeconds = overdueAfterSeconds;
     }
 
-    /** The overdue operations, by cluster id; at most 4 statements plus one per 500 live jobs. */
+    /** The overdue operations, by cluster id; at most 4 statements plus one per {@value InChunks#SIZE} live jobs. */
     public List<Overdue> find(Connection c) throws SQLException {
         Map<Long, String[]> clusters = clustersInOperation(c);
         if (clusters.isEmpty()) {
@@ -76,32 +76,20 @@ public final class OverdueOperations {
         }
         Map<String, Long> limits = limits(c);
         List<Overdue> out = new ArrayList<>();
-        List<Long> jobIds = new ArrayList<>(clusterOfJob.keySet());
-        for (int from = 0; from < jobIds.size(); from += CHUNK) {
-            List<Long> chunk = jobIds.subList(from, Math.min(jobIds.size(), from + CHUNK));
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, COALESCE(job_executing_msid, job_init_msid),"
-                    + " TIMESTAMPDIFF(SECOND, created, NOW()) FROM async_job WHERE id IN ("
-                    + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")")) {
-                for (int i = 0; i < chunk.size(); i++) {
-                    ps.setLong(i + 1, chunk.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long jobId = rs.getLong(1);
-                        long msid = rs.getLong(2);
-                        Long server = rs.wasNull() ? null : msid;
-                        long running = rs.getLong(3);
-                        long clusterId = clusterOfJob.get(jobId);
-                        String[] k = clusters.get(clusterId);
-                        String setting = SETTING_OF_STATE.getOrDefault(k[2], OVERDUE_AFTER);
-                        long limit = setting.equals(OVERDUE_AFTER) ? overdueAfterSeconds : limits.get(setting);
-                        if (running > limit) {
-                            out.add(new Overdue(clusterId, k[0], k[1], k[2], jobId, server, running, limit, setting));
-                        }
+        InChunks.query(c, "SELECT id, COALESCE(job_executing_msid, job_init_msid), TIMESTAMPDIFF(SECOND, created, NOW())"
+                + " FROM async_job WHERE id IN ", "", new ArrayList<>(clusterOfJob.keySet()), InChunks.LONGS, rs -> {
+                    long jobId = rs.getLong(1);
+                    long msid = rs.getLong(2);
+                    Long server = rs.wasNull() ? null : msid;
+                    long running = rs.getLong(3);
+                    long clusterId = clusterOfJob.get(jobId);
+                    String[] k = clusters.get(clusterId);
+                    String setting = SETTING_OF_STATE.getOrDefault(k[2], OVERDUE_AFTER);
+                    long limit = setting.equals(OVERDUE_AFTER) ? overdueAfterSeconds : limits.get(setting);
+                    if (running > limit) {
+                        out.add(new Overdue(clusterId, k[0], k[1], k[2], jobId, server, running, limit, setting));
                     }
-                }
-            }
-        }
+                });
         out.sort((a, b) -> a.id() != b.id() ? Long.compare(a.id(), b.id()) : Long.compare(a.jobId(), b.jobId()));
         return out;
     }

@@ -1,11 +1,8 @@
 package org.apache.cloudstack.kubernetes.state.scan;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +10,7 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
@@ -40,7 +38,6 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
 
     /** The tool's scanner writes as no management server (its pass holds nothing between steps). */
     private static final Owner TOOL = Owner.of(0, 0);
-    private static final int CHUNK = 500;
 
     private final ConnectionSource source;
     private final KubernetesClusterStatusScanner<S, E> scanner;
@@ -70,21 +67,9 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     private Map<Long, String[]> names(List<RecoveryResult.Planned<S>> planned) throws SQLException {
         Map<Long, String[]> out = new HashMap<>();
         try (Connection c = source.open()) {
-            for (int from = 0; from < planned.size(); from += CHUNK) {
-                List<RecoveryResult.Planned<S>> chunk = planned.subList(from, Math.min(planned.size(), from + CHUNK));
-                String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
-                try (PreparedStatement ps = c.prepareStatement("SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ("
-                        + marks + ")")) {
-                    for (int i = 0; i < chunk.size(); i++) {
-                        ps.setLong(i + 1, chunk.get(i).clusterId());
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3)});
-                        }
-                    }
-                }
-            }
+            InChunks.query(c, "SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ", "",
+                    planned.stream().map(RecoveryResult.Planned::clusterId).toList(), InChunks.LONGS,
+                    rs -> out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3)}));
         }
         return out;
     }
