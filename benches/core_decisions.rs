@@ -6,7 +6,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cks_state::{
-    decide_entry, next_state, plan_recovery, ClusterRow, Event, JobRef, Operation, Profile, State,
+    decide_entry, next_state, Candidate, Event, Fence, JobRef, Mode, Operation, Profile,
+    RecoveryPlanner, State, StateMachine,
 };
 
 fn quick() -> bool {
@@ -110,12 +111,10 @@ fn planning() {
             State::Recovering,
         ];
         let pick = inputs(clusters as usize, states.len(), 11);
-        let rows: Vec<ClusterRow> = (0..clusters)
-            .map(|i| ClusterRow {
-                id: 1_000 + 10 * i,
-                state: states[pick[i as usize]],
-            })
-            .collect();
+        // The rows in columns, as the JNI bridge holds them in compat mode: the planner reads
+        // them through an iterator, no row is copied.
+        let ids: Vec<u64> = (0..clusters).map(|i| 1_000 + 10 * i).collect();
+        let row_states: Vec<State> = pick.iter().map(|&k| states[k]).collect();
         // Job ids held as the host holds them (64 bits each, as in the JNI bridge's chunks), not
         // as 16-byte JobRefs: at 1M jobs the input's size decides the memory traffic.
         let mut job_ids: Vec<u64> = (0..clusters)
@@ -137,13 +136,16 @@ fn planning() {
             job_ids.swap(i, order[i] % (i + 1));
         }
         let samples = if quick() { 3 } else { 11 };
+        let machine = StateMachine::new(Profile::Upstream, Mode::Compat);
         let ns = median_ns(samples, 1, |_| {
-            match plan_recovery(
-                Profile::Upstream,
-                &rows,
-                job_ids.iter().map(|&id| JobRef::Cluster(id)),
-            ) {
-                cks_state::RecoveryPlan::Recover(r) => r.len() as u64,
+            let rows = ids.iter().zip(&row_states).map(|(&id, &state)| Candidate {
+                id,
+                fence: Fence::of(state),
+            });
+            let mut planner = RecoveryPlanner::new(machine, rows);
+            planner.add_jobs(job_ids.iter().map(|&id| JobRef::Cluster(id)));
+            match planner.finish() {
+                Ok(cks_state::RecoveryPlan::Recover(r)) => r.len() as u64,
                 _ => 0,
             }
         });

@@ -35,6 +35,15 @@ pub struct CodeRow {
     pub value: i32,
 }
 
+/// A field of a packed result: `width` bits from bit `shift` of a 64-bit value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldRow {
+    pub layout: String,
+    pub name: String,
+    pub shift: u32,
+    pub width: u32,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Spec {
     pub states: Vec<Named>,
@@ -46,6 +55,7 @@ pub struct Spec {
     pub nothing: Vec<(u8, u8)>,
     pub orphans: Vec<u8>,
     pub codes: Vec<CodeRow>,
+    pub fields: Vec<FieldRow>,
 }
 
 fn lookup(names: &[Named], name: &str, what: &str, line: usize) -> Result<u8, String> {
@@ -112,6 +122,48 @@ fn check_dense(codes: impl Iterator<Item = u8>, what: &str) -> Result<(), String
         )),
         None => Ok(()),
     }
+}
+
+fn lower_identifier(t: &str) -> bool {
+    t.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && t.chars()
+            .all(|c| c == '_' || c.is_ascii_digit() || c.is_ascii_lowercase())
+}
+
+/// `field <layout> <name> <shift> <width>`: inside 64 bits, not overlapping its layout's others.
+fn parse_field(fields: &[&str], earlier: &[FieldRow], line: usize) -> Result<FieldRow, String> {
+    expect_fields(fields, 5, line)?;
+    let (layout, name) = (fields[1], fields[2]);
+    if !lower_identifier(layout) || !lower_identifier(name) {
+        return Err(format!(
+            "line {line}: a field's layout and name are lower_case: '{layout}' '{name}'"
+        ));
+    }
+    let number = |t: &str| {
+        t.parse::<u32>()
+            .map_err(|_| format!("line {line}: '{t}' is not a bit count"))
+    };
+    let (shift, width) = (number(fields[3])?, number(fields[4])?);
+    if width == 0 || width > 63 || shift + width > 64 {
+        return Err(format!(
+            "line {line}: field {layout}.{name} ({shift}, {width}) does not fit in 64 bits"
+        ));
+    }
+    for other in earlier.iter().filter(|f| f.layout == layout) {
+        let apart = shift >= other.shift + other.width || other.shift >= shift + width;
+        if other.name == name || !apart {
+            return Err(format!(
+                "line {line}: field {layout}.{name} overlaps {layout}.{} (or repeats it)",
+                other.name
+            ));
+        }
+    }
+    Ok(FieldRow {
+        layout: layout.to_string(),
+        name: name.to_string(),
+        shift,
+        width,
+    })
 }
 
 pub fn parse(text: &str) -> Result<Spec, String> {
@@ -234,6 +286,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     value,
                 });
             }
+            "field" => spec.fields.push(parse_field(&fields, &spec.fields, line)?),
             other => return Err(format!("line {line}: unknown row kind '{other}'")),
         }
     }

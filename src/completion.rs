@@ -1,8 +1,10 @@
 //! Completing and failing an operation: only from the state the operation moved the cluster to.
 
 use crate::codes;
+use crate::machine::StateMachine;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
+use crate::write::{Hold, Write, WriteError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -33,6 +35,7 @@ impl Outcome {
     }
 }
 
+/// The completion rule of the table, the same in both modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Completion {
     /// Compare-and-set from the state the operation moved the cluster to; a miss means the
@@ -48,4 +51,29 @@ pub fn complete(profile: Profile, moved_to: Option<State>, outcome: Outcome) -> 
     moved_to
         .and_then(|state| update_for(profile, state, outcome.event()))
         .map_or(Completion::LeaveIt, Completion::CompareAndSet)
+}
+
+impl StateMachine {
+    /// How an operation that holds `hold` (None: it never entered) ends with `outcome`: the
+    /// table's state change from the state it moved the cluster to, expecting the token its entry
+    /// left; None leaves the cluster alone. Fenced mode always writes while it holds the cluster,
+    /// to release it. A miss means the cluster was taken from the operation: leave it.
+    pub fn completion(
+        &self,
+        hold: Option<Hold>,
+        outcome: Outcome,
+    ) -> Result<Option<Write>, WriteError> {
+        let Some(hold) = hold else {
+            return Ok(None);
+        };
+        match complete(self.profile, hold.moved_to, outcome) {
+            Completion::CompareAndSet(u) if u.expected == hold.token.state => self
+                .write(hold.token, u.target, Some(u.event), None)
+                .map(Some),
+            _ if self.mode.reads_fence() => self
+                .write(hold.token, hold.token.state, None, None)
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
 }

@@ -1,9 +1,12 @@
-//! Entry rules: may an operation start from the cluster's current state?
+//! Entry rules: may an operation start from the cluster's current state, and what does its
+//! entry write?
 
 use std::fmt;
 
+use crate::machine::StateMachine;
 use crate::table::{Operation, Profile, State, StateUpdate, NOTHING_TO_DO, PROCEED};
 use crate::transition::update_for;
+use crate::write::{Fence, Owner, Take, WriteError};
 
 /// Why an operation may not start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +27,7 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// The entry rule of the table, the same in both modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryDecision {
     /// Compare-and-set the cluster into the operation's state before changing anything.
@@ -49,6 +53,46 @@ pub fn decide_entry(profile: Profile, operation: Operation, current: State) -> E
         EntryDecision::Refuse(Refusal {
             operation,
             state: current,
+        })
+    }
+}
+
+/// What an operation's entry does on the row it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// Compare-and-set the take's write into the operation's state; on a hit keep its hold, on a
+    /// miss fail with "please retry".
+    Transition(Take),
+    /// Go ahead without a state change. Fenced mode first compare-and-sets the take's write,
+    /// which holds the cluster and keeps its state; compat writes nothing (None).
+    Proceed(Option<Take>),
+    /// The operation is already done: success, no work.
+    NothingToDo,
+    Refuse(Refusal),
+    /// Another operation holds the cluster (fenced mode): fail with "please retry".
+    Busy(Owner),
+}
+
+impl StateMachine {
+    /// The entry of `operation`, run by `me`, on a cluster read as `row`.
+    pub fn entry(&self, operation: Operation, row: &Fence, me: Owner) -> Result<Entry, WriteError> {
+        let token = row.token;
+        let (state, event) = match decide_entry(self.profile, operation, token.state) {
+            EntryDecision::NothingToDo => return Ok(Entry::NothingToDo),
+            EntryDecision::Refuse(r) => return Ok(Entry::Refuse(r)),
+            EntryDecision::Proceed if !self.mode.reads_fence() => return Ok(Entry::Proceed(None)),
+            EntryDecision::Transition(u) => (u.target, Some(u.event)),
+            EntryDecision::Proceed => (token.state, None),
+        };
+        // One operation at a time: this also refuses the table's Starting -> Stopping takeover
+        // while the start's owner lives; the scanner frees the cluster once that owner is gone.
+        if let Some(owner) = self.holder(row) {
+            return Ok(Entry::Busy(owner));
+        }
+        let take = Take::new(self.write(token, state, event, Some(me))?, event.is_some());
+        Ok(match event {
+            Some(_) => Entry::Transition(take),
+            None => Entry::Proceed(Some(take)),
         })
     }
 }

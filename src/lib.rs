@@ -1,37 +1,43 @@
 //! cks-state: the lifecycle state machine of Apache CloudStack Kubernetes (CKS) clusters.
 //!
-//! The core ([`table`], [`transition`], [`entry`], [`scaling`], [`completion`], [`recovery`],
-//! [`reconcile`], and [`fencing`] for the fenced mode) only decides: no I/O, no JNI types. The
-//! host (the management server's JVM) reads and writes the database and asks the core what to
-//! do; [`jni`] converts and dispatches.
+//! The core only decides: no I/O, no JNI types. [`StateMachine`] holds a profile (which table)
+//! and a [`Mode`] (how the stack writes), and each decision that writes is one of its methods:
+//! [`StateMachine::entry`], [`StateMachine::scale`], [`StateMachine::completion`],
+//! [`StateMachine::reconcile`], [`StateMachine::plan_recovery`]. The host (the management
+//! server's JVM) reads and writes the database and asks the core what to do; [`jni`] converts
+//! and dispatches.
 
 pub mod codes;
 pub mod completion;
 pub mod entry;
 pub mod error;
-pub mod fencing;
 pub mod jni;
 mod job_marks;
+pub mod machine;
+pub mod mode;
 pub mod reconcile;
 pub mod recovery;
 pub mod scaling;
 pub mod table;
 pub mod transition;
+pub mod write;
 
 pub use completion::{complete, Completion, Outcome};
-pub use entry::{decide_entry, EntryDecision, Refusal};
+pub use entry::{decide_entry, Entry, EntryDecision, Refusal};
 pub use error::CoreError;
-pub use fencing::{
-    fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
-    plan_fenced_recovery, plan_fenced_recovery_pass, Fence, FencedCandidate, FencedEntry,
-    FencedReconcilePlan, FencedRecovery, FencedRecoveryPlan, FencedScale, FencedScaleStep,
-    FencedWrite, FencingError, GoneReason, Hold, InProgressJob, MsHost, MsStatus, Owner, Token,
+pub use machine::StateMachine;
+pub use mode::Mode;
+pub use reconcile::{ReconcilePlan, VmSummary};
+pub use recovery::{
+    Candidate, GoneReason, InProgressJob, JobRef, MsHost, MsStatus, Recovery, RecoveryPlan,
+    RecoveryPlanner,
 };
-pub use reconcile::{plan_reconcile, ReconcilePlan, VmSummary};
-pub use recovery::{plan_recovery, ClusterRow, JobRef, Recovery, RecoveryPlan, RecoveryPlanner};
-pub use scaling::{ScaleKind, ScaleOperation, ScalingStep};
+pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
 pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
+pub use write::{
+    Fence, Hold, Owner, Take, Token, Write, WriteError, MAX_VERSION, OWNER_GONE_AFTER_SECS,
+};
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
 pub const ABI_VERSION: i32 = codes::abi::VERSION;

@@ -1,8 +1,10 @@
 //! Alert reconciliation and fault detection for the status scanner.
 
 use crate::codes;
+use crate::machine::StateMachine;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
+use crate::write::{Fence, Owner, Write, WriteError};
 
 /// The scanner's view of a cluster's VMs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -33,49 +35,67 @@ impl VmSummary {
     }
 }
 
-/// Compare-and-sets to apply in order; stop at the first that misses. The second step expects
-/// the state the first produced, so only the pass that started a recovery completes it.
+/// The compare-and-sets to apply in order; stop at the first that misses. The second step expects
+/// the token the first wrote, so only the pass that started a recovery completes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ReconcilePlan {
-    steps: [Option<StateUpdate>; 2],
+    steps: [Option<Write>; 2],
 }
 
 impl ReconcilePlan {
-    pub fn steps(&self) -> impl Iterator<Item = StateUpdate> + '_ {
+    pub fn steps(&self) -> impl Iterator<Item = Write> + '_ {
         self.steps.iter().flatten().copied()
     }
 
     pub fn is_empty(&self) -> bool {
         self.steps[0].is_none()
     }
+}
 
-    fn chain(profile: Profile, listed: State, first: Event, second: Event) -> ReconcilePlan {
+/// The table rows the scanner applies to a cluster listed in `listed` whose VMs look like `vms`.
+fn rows(profile: Profile, listed: State, vms: VmSummary) -> [Option<StateUpdate>; 2] {
+    let chain = |first: Event, second: Event| {
         let one = update_for(profile, listed, first);
-        let two = one.and_then(|u| update_for(profile, u.target, second));
-        ReconcilePlan { steps: [one, two] }
+        [one, one.and_then(|u| update_for(profile, u.target, second))]
+    };
+    match (listed, vms) {
+        (State::Alert, VmSummary::AllStopped) => {
+            chain(Event::StopRequested, Event::OperationSucceeded)
+        }
+        (State::Alert, VmSummary::AllRunningHealthy) => {
+            chain(Event::RecoveryRequested, Event::OperationSucceeded)
+        }
+        (State::Running, VmSummary::AllStopped | VmSummary::Mixed | VmSummary::Incomplete) => {
+            [update_for(profile, listed, Event::FaultsDetected), None]
+        }
+        _ => [None, None],
     }
 }
 
-/// What the scanner does with a cluster listed in `listed` whose VMs look like `vms`.
-pub fn plan_reconcile(profile: Profile, listed: State, vms: VmSummary) -> ReconcilePlan {
-    match (listed, vms) {
-        (State::Alert, VmSummary::AllStopped) => ReconcilePlan::chain(
-            profile,
-            listed,
-            Event::StopRequested,
-            Event::OperationSucceeded,
-        ),
-        (State::Alert, VmSummary::AllRunningHealthy) => ReconcilePlan::chain(
-            profile,
-            listed,
-            Event::RecoveryRequested,
-            Event::OperationSucceeded,
-        ),
-        (State::Running, VmSummary::AllStopped | VmSummary::Mixed | VmSummary::Incomplete) => {
-            ReconcilePlan {
-                steps: [update_for(profile, listed, Event::FaultsDetected), None],
-            }
+impl StateMachine {
+    /// Alert reconciliation and fault detection of a row listed as `listed`. `scanner`: the
+    /// scanning server; fenced mode holds the cluster between the two steps of a chain, so a crash
+    /// in between is recovered like any operation, and leaves a held row alone.
+    pub fn reconcile(
+        &self,
+        listed: &Fence,
+        vms: VmSummary,
+        scanner: Owner,
+    ) -> Result<ReconcilePlan, WriteError> {
+        let mut plan = ReconcilePlan::default();
+        if self.holder(listed).is_some() {
+            return Ok(plan);
         }
-        _ => ReconcilePlan::default(),
+        let [first, second] = rows(self.profile, listed.token.state, vms);
+        let mut expected = listed.token;
+        for (slot, (row, next)) in plan.steps.iter_mut().zip([(first, second), (second, None)]) {
+            let Some(u) = row else { break };
+            // Only a step that another step follows leaves the cluster held.
+            let owner = next.map(|_| scanner);
+            let write = self.write(expected, u.target, Some(u.event), owner)?;
+            *slot = Some(write);
+            expected = write.target;
+        }
+        Ok(plan)
     }
 }

@@ -1,15 +1,17 @@
 //! Scaling rules for one scale or autoscale operation.
 //!
-//! The operation remembers the state it started from and whether it has moved the cluster.
-//! It enters Scaling / ScalingStoppedCluster once, at its first scaling step, and only an
-//! operation that moved the cluster completes or fails that state.
+//! The operation remembers the token it started from and what its take left it. It enters
+//! Scaling / ScalingStoppedCluster once, at its first scaling step, and only an operation that
+//! moved the cluster completes or fails that state (fenced: only one that holds it).
 
 use std::fmt;
 
 use crate::codes;
-use crate::completion::{complete, Completion, Outcome};
+use crate::completion::Outcome;
+use crate::machine::StateMachine;
 use crate::table::{Event, Operation, Profile, State, StateUpdate};
 use crate::transition::update_for;
+use crate::write::{Fence, Hold, Owner, Take, Token, Write, WriteError};
 
 /// What a scale request changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -117,26 +119,34 @@ impl std::error::Error for TakenSince {}
 
 /// What one scaling step does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScalingStep {
-    /// The cluster was never started: change the stored settings only.
-    ChangeSettingsOnly,
-    /// Compare-and-set into the scaling state, then call [`ScaleOperation::mark_entered`].
-    /// A miss means another operation got there first: fail without touching the state.
-    Enter(StateUpdate),
+pub enum ScaleStep {
+    /// Compare-and-set the take's write into Scaling / ScalingStoppedCluster, then
+    /// [`Scale::mark_entered`]. A miss means another operation got there first: fail without
+    /// touching the state.
+    Enter(Take),
+    /// The cluster was never started: change the stored settings only. Fenced mode first takes
+    /// the cluster with the take's write, keeping its state (the completion releases it in the
+    /// same statement as the settings); None in compat mode, or when this operation holds it.
+    SettingsOnly(Option<Take>),
     /// An earlier step of this operation moved the cluster: transition nothing.
     AlreadyEntered,
-    /// The operation started from Created but a start has taken the cluster since.
+    /// The operation started from Created but a start has taken the cluster since: it is now in
+    /// this state.
     FailTakenSince(State),
+    /// Another operation holds the cluster (fenced mode): fail with "please retry".
+    Busy(Owner),
     Refuse(ScaleRefusal),
 }
 
-/// One scale or autoscale operation.
+/// One scale or autoscale operation: the token read when the request was accepted (every take
+/// expects it) and what its take left it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScaleOperation {
-    profile: Profile,
+pub struct Scale {
+    machine: StateMachine,
     kind: ScaleKind,
-    started_from: State,
-    entered: Option<State>,
+    started: Token,
+    me: Owner,
+    hold: Option<Hold>,
 }
 
 enum Acceptance {
@@ -155,76 +165,99 @@ fn accept(profile: Profile, kind: ScaleKind, from: State) -> Result<Acceptance, 
     }
 }
 
-impl ScaleOperation {
-    pub fn new(profile: Profile, kind: ScaleKind, started_from: State) -> ScaleOperation {
-        ScaleOperation {
-            profile,
-            kind,
-            started_from,
-            entered: None,
-        }
+impl StateMachine {
+    /// Starts a scale of `kind` accepted on the row read as `started`, run by `me`.
+    pub fn scale(&self, kind: ScaleKind, started: Token, me: Owner) -> Scale {
+        self.resume_scale(kind, started, me, None)
     }
 
-    /// The operation as the host holds it: it already moved the cluster to `entered`.
-    pub fn resumed(
-        profile: Profile,
+    /// The same scale after earlier steps: `hold` is what its last take left it (the host keeps it
+    /// between steps and hands it back).
+    pub fn resume_scale(
+        &self,
         kind: ScaleKind,
-        started_from: State,
-        entered: Option<State>,
-    ) -> Self {
-        ScaleOperation {
-            profile,
+        started: Token,
+        me: Owner,
+        hold: Option<Hold>,
+    ) -> Scale {
+        Scale {
+            machine: *self,
             kind,
-            started_from,
-            entered,
+            started,
+            me,
+            hold,
         }
     }
+}
 
+impl Scale {
     pub fn kind(&self) -> ScaleKind {
         self.kind
     }
 
-    pub fn started_from(&self) -> State {
-        self.started_from
+    pub fn started(&self) -> Token {
+        self.started
+    }
+
+    pub fn hold(&self) -> Option<Hold> {
+        self.hold
     }
 
     /// The state this operation moved the cluster to, if it did.
     pub fn entered(&self) -> Option<State> {
-        self.entered
+        self.hold.and_then(|h| h.moved_to)
     }
 
     /// Whether the operation may start at all from the state it started from.
     pub fn check(&self) -> Result<(), ScaleRefusal> {
-        accept(self.profile, self.kind, self.started_from).map(|_| ())
+        accept(self.machine.profile, self.kind, self.started.state).map(|_| ())
     }
 
-    /// The decision for the next scaling step; `current` is the state re-read just before it.
-    pub fn next_step(&self, current: State) -> ScalingStep {
-        match accept(self.profile, self.kind, self.started_from) {
-            Err(refusal) => ScalingStep::Refuse(refusal),
-            Ok(Acceptance::SettingsOnly) if current == State::Created => {
-                ScalingStep::ChangeSettingsOnly
+    /// The decision for the next scaling step; `current` is the row re-read just before it.
+    pub fn next_step(&self, current: &Fence) -> Result<ScaleStep, WriteError> {
+        if let Some(hold) = self.hold {
+            return Ok(match hold.moved_to {
+                Some(_) => ScaleStep::AlreadyEntered,
+                // Held since a Created take: the settings change goes on, nothing to write.
+                None => ScaleStep::SettingsOnly(None),
+            });
+        }
+        let (state, event) = match accept(self.machine.profile, self.kind, self.started.state) {
+            Err(refusal) => return Ok(ScaleStep::Refuse(refusal)),
+            Ok(Acceptance::SettingsOnly) if current.token.state != State::Created => {
+                return Ok(ScaleStep::FailTakenSince(current.token.state))
             }
-            Ok(Acceptance::SettingsOnly) => ScalingStep::FailTakenSince(current),
-            Ok(Acceptance::Enter(_)) if self.entered.is_some() => ScalingStep::AlreadyEntered,
-            Ok(Acceptance::Enter(update)) => ScalingStep::Enter(update),
+            Ok(Acceptance::SettingsOnly) if !self.machine.mode.reads_fence() => {
+                return Ok(ScaleStep::SettingsOnly(None))
+            }
+            Ok(Acceptance::SettingsOnly) => (self.started.state, None),
+            Ok(Acceptance::Enter(u)) => (u.target, Some(u.event)),
+        };
+        if let Some(owner) = self.machine.holder(current) {
+            return Ok(ScaleStep::Busy(owner));
         }
+        let write = self
+            .machine
+            .write(self.started, state, event, Some(self.me))?;
+        let take = Take::new(write, event.is_some());
+        Ok(match event {
+            Some(_) => ScaleStep::Enter(take),
+            None => ScaleStep::SettingsOnly(Some(take)),
+        })
     }
 
-    /// Record that the Enter compare-and-set hit.
-    pub fn mark_entered(&mut self) {
-        if let Ok(Acceptance::Enter(update)) = accept(self.profile, self.kind, self.started_from) {
-            self.entered = Some(update.target);
-        }
+    /// Records that the take's write hit.
+    pub fn mark_entered(&mut self, take: &Take) {
+        self.hold = Some(take.hold);
     }
 
-    /// How the operation ends the state: only if it moved the cluster.
-    pub fn completion(&self, succeeded: bool) -> Completion {
+    /// How the operation ends: None when it has nothing to end (leave the cluster alone).
+    pub fn completion(&self, succeeded: bool) -> Result<Option<Write>, WriteError> {
         let outcome = if succeeded {
             Outcome::Succeeded
         } else {
             Outcome::Failed
         };
-        complete(self.profile, self.entered, outcome)
+        self.machine.completion(self.hold, outcome)
     }
 }

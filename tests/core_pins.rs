@@ -2,69 +2,126 @@
 //! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
 
 use cks_state::{
-    plan_reconcile, ClusterRow, JobRef, Operation, Profile, RecoveryPlanner, ScaleKind,
-    ScaleOperation, ScalingStep, State, VmSummary,
+    Candidate, Fence, JobRef, Mode, Operation, Owner, Profile, RecoveryPlanner, ScaleKind,
+    ScaleStep, State, StateMachine, Token, VmSummary,
 };
 
 const P: Profile = Profile::Upstream;
+const COMPAT: StateMachine = StateMachine::new(P, Mode::Compat);
+const FENCED: StateMachine = StateMachine::new(P, Mode::Fenced);
+const ME: Owner = Owner {
+    msid: 1,
+    runid: 10,
+    job_id: Some(100),
+};
 
-fn row(id: u64, state: State) -> ClusterRow {
-    ClusterRow { id, state }
+fn row(id: u64, state: State) -> Candidate {
+    Candidate {
+        id,
+        fence: Fence::of(state),
+    }
 }
 
 #[test]
 fn a_planner_wants_jobs_only_while_a_candidate_may_still_be_recovered() {
-    let rows = [row(1, State::Scaling), row(2, State::Running)];
-    let mut planner = RecoveryPlanner::new(P, rows.iter().copied());
-    assert!(planner.wants_jobs(), "a candidate and no unknown job yet");
-    planner.add_jobs([JobRef::Cluster(2)]);
-    assert!(
-        planner.wants_jobs(),
-        "a job of a known cluster changes nothing"
-    );
-    planner.add_jobs([JobRef::Unknown]);
-    assert!(
-        !planner.wants_jobs(),
-        "after a job of unknown cluster the pass waits"
-    );
+    for machine in [COMPAT, FENCED] {
+        let mode = machine.mode;
+        let rows = [row(1, State::Scaling), row(2, State::Running)];
+        let mut planner = RecoveryPlanner::new(machine, rows.iter().copied());
+        assert!(
+            planner.wants_jobs(),
+            "{mode:?}: a candidate, no unknown job yet"
+        );
+        planner.add_jobs([JobRef::Cluster(2)]);
+        assert!(
+            planner.wants_jobs(),
+            "{mode:?}: a job of a known cluster changes nothing"
+        );
+        planner.add_jobs([JobRef::Unknown]);
+        assert!(
+            !planner.wants_jobs(),
+            "{mode:?}: after a job of unknown cluster the pass waits"
+        );
+        assert!(
+            !planner.wants_owner_evidence(),
+            "{mode:?}: no held candidate, no owner to judge"
+        );
 
-    let at_rest = [row(3, State::Running)];
-    assert!(
-        !RecoveryPlanner::new(P, at_rest.iter().copied()).wants_jobs(),
-        "no candidate: the job query is not worth its cost"
-    );
+        let at_rest = [row(3, State::Running)];
+        assert!(
+            !RecoveryPlanner::new(machine, at_rest.iter().copied()).wants_jobs(),
+            "{mode:?}: no candidate: the job query is not worth its cost"
+        );
+    }
+}
+
+#[test]
+fn a_held_candidate_keeps_wanting_jobs_and_owner_evidence_in_fenced_mode_only() {
+    let held = [Candidate {
+        id: 1,
+        fence: Fence {
+            token: Token {
+                state: State::Destroying,
+                version: 3,
+            },
+            owner: Some(ME),
+        },
+    }];
+    let mut fenced = RecoveryPlanner::new(FENCED, held.iter().copied());
+    fenced.add_jobs([JobRef::Unknown]);
+    assert!(fenced.wants_jobs(), "a held candidate counts every job");
+    assert!(fenced.wants_owner_evidence());
+    // Compat mode reads no owner: Destroying at rest is no candidate at all.
+    let compat = RecoveryPlanner::new(COMPAT, held.iter().copied());
+    assert!(!compat.wants_jobs());
+    assert!(!compat.wants_owner_evidence());
 }
 
 #[test]
 fn an_empty_reconcile_plan_is_empty_and_only_it() {
-    assert!(plan_reconcile(P, State::Running, VmSummary::AllRunningHealthy).is_empty());
-    assert!(!plan_reconcile(P, State::Alert, VmSummary::AllStopped).is_empty());
-    assert!(!plan_reconcile(P, State::Running, VmSummary::Mixed).is_empty());
+    for machine in [COMPAT, FENCED] {
+        let plan = |state, vms| machine.reconcile(&Fence::of(state), vms, ME).unwrap();
+        assert!(plan(State::Running, VmSummary::AllRunningHealthy).is_empty());
+        assert!(!plan(State::Alert, VmSummary::AllStopped).is_empty());
+        assert!(!plan(State::Running, VmSummary::Mixed).is_empty());
+    }
+}
+
+fn scale(machine: StateMachine, kind: ScaleKind, from: State) -> cks_state::Scale {
+    machine.scale(
+        kind,
+        Token {
+            state: from,
+            version: 0,
+        },
+        ME,
+    )
 }
 
 #[test]
 fn a_scale_is_checked_against_the_state_it_started_from() {
-    assert!(ScaleOperation::new(P, ScaleKind::ScaleUp, State::Running)
-        .check()
-        .is_ok());
-    assert!(
-        ScaleOperation::new(P, ScaleKind::OfferingChange, State::Stopped)
+    for machine in [COMPAT, FENCED] {
+        assert!(scale(machine, ScaleKind::ScaleUp, State::Running)
             .check()
-            .is_ok()
-    );
-    assert!(ScaleOperation::new(P, ScaleKind::ScaleUp, State::Stopped)
-        .check()
-        .is_err());
-    assert!(
-        ScaleOperation::new(P, ScaleKind::Autoscale, State::Upgrading)
+            .is_ok());
+        assert!(scale(machine, ScaleKind::OfferingChange, State::Stopped)
             .check()
-            .is_err()
-    );
+            .is_ok());
+        assert!(scale(machine, ScaleKind::ScaleUp, State::Stopped)
+            .check()
+            .is_err());
+        assert!(scale(machine, ScaleKind::Autoscale, State::Upgrading)
+            .check()
+            .is_err());
+    }
 }
 
 fn refusal(kind: ScaleKind, from: State) -> String {
-    match ScaleOperation::new(P, kind, from).next_step(from) {
-        ScalingStep::Refuse(r) => r.to_string(),
+    let [compat, fenced] =
+        [COMPAT, FENCED].map(|m| scale(m, kind, from).next_step(&Fence::of(from)));
+    assert_eq!(compat, fenced, "a refusal is the same in both modes");
+    match compat {
+        Ok(ScaleStep::Refuse(r)) => r.to_string(),
         other => panic!("{kind:?} from {from}: {other:?}"),
     }
 }
@@ -116,4 +173,28 @@ fn a_scale_taken_since_names_the_verb_and_the_state_now() {
         "Cannot change the service offering of the Kubernetes cluster: another operation has taken \
          it since the request was accepted (it is now in state Starting), please retry"
     );
+}
+
+#[test]
+fn a_scale_keeps_what_it_was_started_with() {
+    let started = Token {
+        state: State::Running,
+        version: 7,
+    };
+    let s = FENCED.scale(ScaleKind::ScaleDown, started, ME);
+    assert_eq!(
+        (s.kind(), s.started(), s.hold()),
+        (ScaleKind::ScaleDown, started, None)
+    );
+}
+
+#[test]
+fn modes_round_trip_their_codes() {
+    for mode in Mode::ALL {
+        assert_eq!(Mode::from_code(mode.code()), Some(mode));
+    }
+    assert_eq!(Mode::from_code(2), None);
+    assert_eq!(Mode::from_code(-1), None);
+    assert!(Mode::Fenced.reads_fence());
+    assert!(!Mode::Compat.reads_fence());
 }

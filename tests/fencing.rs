@@ -1,14 +1,13 @@
 //! Fenced mode decisions: tokens, owners, and recovery only when the owner is provably gone.
 
-use cks_state::fencing::{
-    fenced_completion, fenced_entry, is_fenced_candidate, plan_fenced_reconcile,
-    plan_fenced_recovery, plan_fenced_recovery_pass, Fence, FencedCandidate, FencedEntry,
-    FencedRecoveryPlan, FencedScale, FencedScaleStep, FencedWrite, FencingError, GoneReason, Hold,
-    InProgressJob, MsHost, MsStatus, Owner, Token, MAX_VERSION, OWNER_GONE_AFTER_SECS,
+use cks_state::{
+    Candidate, Entry, Event, Fence, GoneReason, Hold, InProgressJob, JobRef, Mode, MsHost,
+    MsStatus, Operation, Outcome, Owner, Profile, Recovery, RecoveryPlan, ScaleKind, ScaleStep,
+    State, StateMachine, Token, VmSummary, Write, WriteError, MAX_VERSION, OWNER_GONE_AFTER_SECS,
 };
-use cks_state::{Event, JobRef, Operation, Outcome, Profile, ScaleKind, State, VmSummary};
 
 const P: Profile = Profile::Upstream;
+const FENCED: StateMachine = StateMachine::new(P, Mode::Fenced);
 const ME: Owner = Owner {
     msid: 1,
     runid: 10,
@@ -31,10 +30,35 @@ fn fence(state: State, version: u64, owner: Option<Owner>) -> Fence {
     }
 }
 
-fn take(operation: Operation, row: Fence) -> (FencedWrite, Hold) {
-    match fenced_entry(P, operation, &row, ME) {
-        Ok(FencedEntry::Take { write, hold }) => (write, hold),
+fn entry(operation: Operation, row: &Fence, me: Owner) -> Result<Entry, WriteError> {
+    FENCED.entry(operation, row, me)
+}
+
+/// The take of an entry that writes: a transition when it moves the cluster, else a proceed.
+fn take(operation: Operation, row: Fence) -> (Write, Hold) {
+    match entry(operation, &row, ME) {
+        Ok(Entry::Transition(t)) if t.write.event.is_some() => (t.write, t.hold),
+        Ok(Entry::Proceed(Some(t))) if t.write.event.is_none() => (t.write, t.hold),
         other => panic!("{operation} on {row:?}: {other:?}"),
+    }
+}
+
+fn completion(hold: &Hold, outcome: Outcome) -> Result<Write, WriteError> {
+    FENCED
+        .completion(Some(*hold), outcome)
+        .map(|w| w.expect("fenced mode always releases what it holds"))
+}
+
+/// The recoveries of a pass that must plan some (possibly none): neither Skip nor Wait.
+fn recoveries(
+    candidates: &[Candidate],
+    jobs: &[InProgressJob],
+    ended: &[u64],
+    hosts: &[MsHost],
+) -> Vec<Recovery> {
+    match FENCED.plan_recovery(candidates, jobs, ended, hosts) {
+        Ok(RecoveryPlan::Recover(r)) => r,
+        other => panic!("expected Recover, got {other:?}"),
     }
 }
 
@@ -47,8 +71,8 @@ fn host(msid: u64, runid: u64, status: MsStatus, age: u64) -> MsHost {
     }
 }
 
-fn candidate(id: u64, state: State, version: u64, owner: Option<Owner>) -> FencedCandidate {
-    FencedCandidate {
+fn candidate(id: u64, state: State, version: u64, owner: Option<Owner>) -> Candidate {
+    Candidate {
         id,
         fence: fence(state, version, owner),
     }
@@ -62,7 +86,12 @@ fn job(job_id: u64, cluster: JobRef) -> InProgressJob {
 
 #[test]
 fn a_transition_takes_the_cluster_with_the_next_version() {
-    let (write, hold) = take(Operation::Upgrade, fence(State::Running, 4, None));
+    let row = fence(State::Running, 4, None);
+    assert!(matches!(
+        entry(Operation::Upgrade, &row, ME),
+        Ok(Entry::Transition(_))
+    ));
+    let (write, hold) = take(Operation::Upgrade, row);
     assert_eq!(write.expected, tok(State::Running, 4));
     assert_eq!(write.target, tok(State::Upgrading, 5));
     assert_eq!(write.event, Some(Event::UpgradeRequested));
@@ -80,7 +109,12 @@ fn a_proceed_takes_the_cluster_in_its_state() {
         (Operation::Stop, State::Created),
         (Operation::Stop, State::Error),
     ] {
-        let (write, hold) = take(operation, fence(state, 2, None));
+        let row = fence(state, 2, None);
+        assert!(
+            matches!(entry(operation, &row, ME), Ok(Entry::Proceed(Some(_)))),
+            "{operation} from {state}"
+        );
+        let (write, hold) = take(operation, row);
         assert_eq!(write.target, tok(state, 3), "{operation} from {state}");
         assert_eq!((write.event, write.owner), (None, Some(ME)));
         assert_eq!(hold.moved_to, None);
@@ -100,10 +134,7 @@ fn of_two_destroys_or_two_alert_starts_only_the_first_take_goes_ahead() {
         assert_ne!(first.target.version, first.expected.version);
         // One that reads after the first take sees the cluster held.
         let held = fence(state, 8, Some(OTHER));
-        assert_eq!(
-            fenced_entry(P, operation, &held, ME),
-            Ok(FencedEntry::Busy(OTHER))
-        );
+        assert_eq!(entry(operation, &held, ME), Ok(Entry::Busy(OTHER)));
     }
 }
 
@@ -111,8 +142,8 @@ fn of_two_destroys_or_two_alert_starts_only_the_first_take_goes_ahead() {
 fn a_held_cluster_refuses_even_the_tables_starting_to_stopping_takeover() {
     let starting = fence(State::Starting, 3, Some(OTHER));
     assert_eq!(
-        fenced_entry(P, Operation::Stop, &starting, ME),
-        Ok(FencedEntry::Busy(OTHER))
+        entry(Operation::Stop, &starting, ME),
+        Ok(Entry::Busy(OTHER))
     );
     // Ownerless (an older server wrote it): the table decides as in compat mode.
     let (write, _) = take(Operation::Stop, fence(State::Starting, 3, None));
@@ -122,14 +153,11 @@ fn a_held_cluster_refuses_even_the_tables_starting_to_stopping_takeover() {
 #[test]
 fn nothing_to_do_and_refusals_never_write_even_when_held() {
     let held = fence(State::Starting, 1, Some(OTHER));
-    assert_eq!(
-        fenced_entry(P, Operation::Start, &held, ME),
-        Ok(FencedEntry::NothingToDo)
-    );
+    assert_eq!(entry(Operation::Start, &held, ME), Ok(Entry::NothingToDo));
     let upgrading = fence(State::Upgrading, 1, Some(OTHER));
     assert!(matches!(
-        fenced_entry(P, Operation::Destroy, &upgrading, ME),
-        Ok(FencedEntry::Refuse(_))
+        entry(Operation::Destroy, &upgrading, ME),
+        Ok(Entry::Refuse(_))
     ));
 }
 
@@ -137,8 +165,8 @@ fn nothing_to_do_and_refusals_never_write_even_when_held() {
 fn the_version_cannot_overflow_a_signed_bigint() {
     let row = fence(State::Running, MAX_VERSION, None);
     assert_eq!(
-        fenced_entry(P, Operation::Stop, &row, ME),
-        Err(FencingError::VersionExhausted {
+        entry(Operation::Stop, &row, ME),
+        Err(WriteError::VersionExhausted {
             version: MAX_VERSION
         })
     );
@@ -157,11 +185,11 @@ fn a_completion_expects_the_entered_token_and_releases() {
         token: tok(State::Scaling, 8),
         moved_to: Some(State::Scaling),
     };
-    let done = fenced_completion(P, &hold, Outcome::Succeeded).unwrap();
+    let done = completion(&hold, Outcome::Succeeded).unwrap();
     assert_eq!(done.expected, hold.token);
     assert_eq!(done.target, tok(State::Running, 9));
     assert_eq!(done.owner, None);
-    let failed = fenced_completion(P, &hold, Outcome::Failed).unwrap();
+    let failed = completion(&hold, Outcome::Failed).unwrap();
     assert_eq!(failed.target, tok(State::Alert, 9));
 }
 
@@ -170,7 +198,7 @@ fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
     // Entered Scaling at 5; the scanner failed it (6), a recovery ran (7, 8), a new scale
     // entered Scaling again (9). The old completion still expects (Scaling, 5).
     let (_, hold) = take(Operation::Scale, fence(State::Running, 4, None));
-    let late = fenced_completion(P, &hold, Outcome::Succeeded).unwrap();
+    let late = completion(&hold, Outcome::Succeeded).unwrap();
     assert_eq!(late.expected, tok(State::Scaling, 5));
     assert_ne!(late.expected, tok(State::Scaling, 9));
 }
@@ -179,7 +207,7 @@ fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
 fn a_proceed_completes_by_releasing_without_a_state_change() {
     let (_, hold) = take(Operation::Start, fence(State::Alert, 3, None));
     for outcome in Outcome::ALL {
-        let w = fenced_completion(P, &hold, outcome).unwrap();
+        let w = completion(&hold, outcome).unwrap();
         assert_eq!(
             (w.expected, w.target),
             (tok(State::Alert, 4), tok(State::Alert, 5))
@@ -191,7 +219,7 @@ fn a_proceed_completes_by_releasing_without_a_state_change() {
 #[test]
 fn a_create_failure_from_starting_goes_to_error() {
     let (_, hold) = take(Operation::Start, fence(State::Created, 0, None));
-    let w = fenced_completion(P, &hold, Outcome::CreateFailed).unwrap();
+    let w = completion(&hold, Outcome::CreateFailed).unwrap();
     assert_eq!(w.target, tok(State::Error, 2));
     assert_eq!(w.event, Some(Event::CreateFailed));
 }
@@ -200,15 +228,17 @@ fn a_create_failure_from_starting_goes_to_error() {
 
 #[test]
 fn a_running_scale_enters_once_and_completes_from_its_token() {
-    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME);
-    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+    let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME);
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
         panic!()
     };
-    assert_eq!(enter.target, tok(State::Scaling, 3));
-    scale.mark_held(&enter);
+    assert_eq!(enter.write.target, tok(State::Scaling, 3));
+    assert_eq!(enter.write.owner, Some(ME));
+    scale.mark_entered(&enter);
+    assert_eq!(scale.entered(), Some(State::Scaling));
     assert_eq!(
         scale.next_step(&fence(State::Scaling, 3, Some(ME))),
-        Ok(FencedScaleStep::AlreadyHeld)
+        Ok(ScaleStep::AlreadyEntered)
     );
     let done = scale.completion(true).unwrap().unwrap();
     assert_eq!(
@@ -220,69 +250,80 @@ fn a_running_scale_enters_once_and_completes_from_its_token() {
 #[test]
 fn a_scale_takes_by_the_token_it_was_accepted_with() {
     // Accepted at version 2; another scale ran in between (Running again, version 4).
-    let scale = FencedScale::new(P, ScaleKind::ScaleDown, tok(State::Running, 2), ME);
-    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 4, None)) else {
+    let scale = FENCED.scale(ScaleKind::ScaleDown, tok(State::Running, 2), ME);
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 4, None)) else {
         panic!()
     };
-    assert_eq!(enter.expected, tok(State::Running, 2), "so it misses");
+    assert_eq!(enter.write.expected, tok(State::Running, 2), "so it misses");
 }
 
 #[test]
 fn a_created_scale_takes_then_releases_and_a_start_is_busy_meanwhile() {
-    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Created, 0), ME);
-    let Ok(FencedScaleStep::Take(taken)) = scale.next_step(&fence(State::Created, 0, None)) else {
+    let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Created, 0), ME);
+    let Ok(ScaleStep::SettingsOnly(Some(taken))) = scale.next_step(&fence(State::Created, 0, None))
+    else {
         panic!()
     };
-    assert_eq!((taken.target, taken.event), (tok(State::Created, 1), None));
-    scale.mark_held(&taken);
     assert_eq!(
-        fenced_entry(
-            P,
-            Operation::Start,
-            &fence(State::Created, 1, Some(ME)),
-            OTHER
-        ),
-        Ok(FencedEntry::Busy(ME))
+        (taken.write.target, taken.write.event),
+        (tok(State::Created, 1), None)
+    );
+    assert_eq!(taken.hold.moved_to, None);
+    scale.mark_entered(&taken);
+    // Held since its take: the settings change goes on, nothing more to write.
+    assert_eq!(
+        scale.next_step(&fence(State::Created, 1, Some(ME))),
+        Ok(ScaleStep::SettingsOnly(None))
+    );
+    assert_eq!(scale.entered(), None);
+    assert_eq!(
+        entry(Operation::Start, &fence(State::Created, 1, Some(ME)), OTHER),
+        Ok(Entry::Busy(ME))
     );
     let release = scale.completion(true).unwrap().unwrap();
     assert_eq!(
         (release.expected, release.target),
-        (taken.target, tok(State::Created, 2))
+        (taken.write.target, tok(State::Created, 2))
     );
+    assert_eq!((release.event, release.owner), (None, None));
 }
 
 #[test]
 fn a_created_scale_and_a_start_that_read_the_same_token_expect_the_same_version() {
-    let scale = FencedScale::new(P, ScaleKind::Autoscale, tok(State::Created, 5), ME);
-    let Ok(FencedScaleStep::Take(by_scale)) = scale.next_step(&fence(State::Created, 5, None))
+    let scale = FENCED.scale(ScaleKind::Autoscale, tok(State::Created, 5), ME);
+    let Ok(ScaleStep::SettingsOnly(Some(by_scale))) =
+        scale.next_step(&fence(State::Created, 5, None))
     else {
         panic!()
     };
     let (by_start, _) = take(Operation::Start, fence(State::Created, 5, None));
-    assert_eq!(by_scale.expected, by_start.expected, "exactly one can hit");
+    assert_eq!(
+        by_scale.write.expected, by_start.expected,
+        "exactly one can hit"
+    );
 }
 
 #[test]
 fn a_created_scale_fails_once_a_start_took_the_cluster() {
-    let scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Created, 0), ME);
+    let scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Created, 0), ME);
     assert_eq!(
         scale.next_step(&fence(State::Starting, 1, Some(OTHER))),
-        Ok(FencedScaleStep::FailTakenSince(State::Starting))
+        Ok(ScaleStep::FailTakenSince(State::Starting))
     );
 }
 
 #[test]
 fn a_scale_refused_or_never_held_leaves_the_state() {
-    let stopped = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Stopped, 0), ME);
+    let stopped = FENCED.scale(ScaleKind::ScaleUp, tok(State::Stopped, 0), ME);
     assert!(matches!(
         stopped.next_step(&fence(State::Stopped, 0, None)),
-        Ok(FencedScaleStep::Refuse(_))
+        Ok(ScaleStep::Refuse(_))
     ));
     assert_eq!(stopped.completion(false), Ok(None));
-    let busy = FencedScale::new(P, ScaleKind::OfferingChange, tok(State::Stopped, 0), ME);
+    let busy = FENCED.scale(ScaleKind::OfferingChange, tok(State::Stopped, 0), ME);
     assert_eq!(
         busy.next_step(&fence(State::Stopped, 0, Some(OTHER))),
-        Ok(FencedScaleStep::Busy(OTHER))
+        Ok(ScaleStep::Busy(OTHER))
     );
 }
 
@@ -296,13 +337,14 @@ fn reconcile_skips_held_rows_and_chains_versions() {
         job_id: None,
     };
     let held = fence(State::Alert, 3, Some(ME));
-    assert!(
-        plan_fenced_reconcile(P, &held, VmSummary::AllStopped, scanner)
-            .unwrap()
-            .is_empty()
-    );
+    assert!(FENCED
+        .reconcile(&held, VmSummary::AllStopped, scanner)
+        .unwrap()
+        .is_empty());
     let listed = fence(State::Alert, 3, None);
-    let plan = plan_fenced_reconcile(P, &listed, VmSummary::AllStopped, scanner).unwrap();
+    let plan = FENCED
+        .reconcile(&listed, VmSummary::AllStopped, scanner)
+        .unwrap();
     assert!(!plan.is_empty(), "a plan with steps is not empty");
     let steps: Vec<_> = plan.steps().collect();
     assert_eq!(steps[0].target, tok(State::Stopping, 4));
@@ -311,7 +353,8 @@ fn reconcile_skips_held_rows_and_chains_versions() {
     assert_eq!(steps[1].target, tok(State::Stopped, 5));
     assert_eq!(steps[1].owner, None);
     let running = fence(State::Running, 6, None);
-    let faults: Vec<_> = plan_fenced_reconcile(P, &running, VmSummary::Mixed, scanner)
+    let faults: Vec<_> = FENCED
+        .reconcile(&running, VmSummary::Mixed, scanner)
         .unwrap()
         .steps()
         .collect();
@@ -356,7 +399,7 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
     ];
     // A job with an unknown cluster blocks nothing when ownership is known.
     let jobs = [job(99, JobRef::Unknown)];
-    let plan = plan_fenced_recovery(P, &candidates, &jobs, &[], &hosts).unwrap();
+    let plan = recoveries(&candidates, &jobs, &[], &hosts);
     let got: Vec<_> = plan
         .iter()
         .map(|r| (r.cluster_id, r.reason, r.write.expected, r.write.target))
@@ -392,9 +435,7 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
 fn a_heartbeat_exactly_at_the_threshold_is_still_alive() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     let hosts = [host(1, 10, MsStatus::Up, OWNER_GONE_AFTER_SECS)];
-    assert!(plan_fenced_recovery(P, &c, &[], &[], &hosts)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &[], &[], &hosts).is_empty());
 }
 
 #[test]
@@ -402,32 +443,21 @@ fn a_deleted_job_does_not_fail_a_live_owner_and_its_own_job_keeps_a_gone_one() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     // The job GC deleted the job: no job at all, but the owner heartbeats.
     let alive = [host(1, 10, MsStatus::Up, 3)];
-    assert!(plan_fenced_recovery(P, &c, &[], &[], &alive)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &[], &[], &alive).is_empty());
     // The owner is gone but its job (no cluster id: an older command) is still IN_PROGRESS.
     let gone = [host(1, 11, MsStatus::Up, 3)];
     let own_job = [job(100, JobRef::Unknown)];
-    assert!(plan_fenced_recovery(P, &c, &own_job, &[], &gone)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &own_job, &[], &gone).is_empty());
     // A job naming the cluster keeps it too.
     let cluster_job = [job(5, JobRef::Cluster(1))];
-    assert!(plan_fenced_recovery(P, &c, &cluster_job, &[], &gone)
-        .unwrap()
-        .is_empty());
-    assert_eq!(
-        plan_fenced_recovery(P, &c, &[], &[], &gone).unwrap().len(),
-        1
-    );
+    assert!(recoveries(&c, &cluster_job, &[], &gone).is_empty());
+    assert_eq!(recoveries(&c, &[], &[], &gone).len(), 1);
 }
 
 #[test]
 fn an_owner_mshost_does_not_show_is_not_proven_gone() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
-    assert!(plan_fenced_recovery(P, &c, &[], &[], &[])
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &[], &[], &[]).is_empty());
 }
 
 #[test]
@@ -437,40 +467,39 @@ fn any_evidence_of_life_among_duplicate_mshost_rows_wins() {
         host(1, 10, MsStatus::Down, 0),
         host(1, 10, MsStatus::Other, 2),
     ];
-    assert!(plan_fenced_recovery(P, &c, &[], &[], &hosts)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &[], &[], &hosts).is_empty());
 }
 
 #[test]
 fn an_ownerless_candidate_is_judged_as_in_compat_mode() {
     let c = [candidate(1, State::Upgrading, 2, None)];
-    let plan = plan_fenced_recovery(P, &c, &[], &[], &[]).unwrap();
+    let plan = recoveries(&c, &[], &[], &[]);
     assert_eq!(plan[0].reason, GoneReason::NoOwnerNoJob);
     assert_eq!(plan[0].write.expected, tok(State::Upgrading, 2));
+    assert_eq!(plan[0].write.target, tok(State::Alert, 3));
+    // It may be the unknown job's: nothing to recover, the pass waits.
     let unknown = [job(1, JobRef::Unknown)];
-    assert!(plan_fenced_recovery(P, &c, &unknown, &[], &[])
-        .unwrap()
-        .is_empty());
+    assert_eq!(
+        FENCED.plan_recovery(&c, &unknown, &[], &[]),
+        Ok(RecoveryPlan::Wait)
+    );
 }
 
 #[test]
 fn a_pass_skips_without_candidates_and_waits_only_for_an_ownerless_one() {
     let at_rest = [candidate(1, State::Running, 2, None)];
     assert_eq!(
-        plan_fenced_recovery_pass(P, &at_rest, &[], &[], &[]),
-        Ok(FencedRecoveryPlan::Skip)
+        FENCED.plan_recovery(&at_rest, &[], &[], &[]),
+        Ok(RecoveryPlan::Skip)
     );
     let unknown = [job(7, JobRef::Unknown)];
     let ownerless = [candidate(1, State::Upgrading, 2, None)];
     assert_eq!(
-        plan_fenced_recovery_pass(P, &ownerless, &unknown, &[], &[]),
-        Ok(FencedRecoveryPlan::Wait)
+        FENCED.plan_recovery(&ownerless, &unknown, &[], &[]),
+        Ok(RecoveryPlan::Wait)
     );
     // Without the unknown job the same candidate is recovered.
-    let Ok(FencedRecoveryPlan::Recover(r)) =
-        plan_fenced_recovery_pass(P, &ownerless, &[], &[], &[])
-    else {
+    let Ok(RecoveryPlan::Recover(r)) = FENCED.plan_recovery(&ownerless, &[], &[], &[]) else {
         panic!()
     };
     assert_eq!(r.len(), 1);
@@ -483,41 +512,35 @@ fn a_pass_skips_without_candidates_and_waits_only_for_an_ownerless_one() {
     }];
     let held = [candidate(1, State::Upgrading, 2, Some(ME))];
     assert_eq!(
-        plan_fenced_recovery_pass(P, &held, &unknown, &[], &alive),
-        Ok(FencedRecoveryPlan::Recover(vec![]))
+        FENCED.plan_recovery(&held, &unknown, &[], &alive),
+        Ok(RecoveryPlan::Recover(vec![]))
     );
 }
 
 #[test]
 fn a_resumed_scale_decides_as_the_one_that_took() {
-    let mut scale = FencedScale::new(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME);
-    let Ok(FencedScaleStep::Take(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+    let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME);
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
         panic!()
     };
-    scale.mark_held(&enter);
-    let resumed = FencedScale::resumed(
-        P,
-        ScaleKind::ScaleUp,
-        tok(State::Running, 2),
-        ME,
-        scale.hold(),
-    );
+    scale.mark_entered(&enter);
+    let resumed = FENCED.resume_scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME, scale.hold());
     assert_eq!(resumed, scale);
     assert_eq!(
         resumed.next_step(&fence(State::Scaling, 3, Some(ME))),
-        Ok(FencedScaleStep::AlreadyHeld)
+        Ok(ScaleStep::AlreadyEntered)
     );
     assert_eq!(resumed.completion(false), scale.completion(false));
-    let fresh = FencedScale::resumed(P, ScaleKind::ScaleUp, tok(State::Running, 2), ME, None);
+    let fresh = FENCED.resume_scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME, None);
     assert_eq!(fresh.completion(true), Ok(None), "never held: leave it");
 }
 
 #[test]
 fn candidates_are_operation_states_or_held_rows() {
-    assert!(is_fenced_candidate(&fence(State::Scaling, 0, None)));
-    assert!(is_fenced_candidate(&fence(State::Destroying, 0, Some(ME))));
-    assert!(!is_fenced_candidate(&fence(State::Destroying, 0, None)));
-    assert!(!is_fenced_candidate(&fence(State::Running, 0, None)));
+    assert!(FENCED.is_candidate(&fence(State::Scaling, 0, None)));
+    assert!(FENCED.is_candidate(&fence(State::Destroying, 0, Some(ME))));
+    assert!(!FENCED.is_candidate(&fence(State::Destroying, 0, None)));
+    assert!(!FENCED.is_candidate(&fence(State::Running, 0, None)));
 }
 
 #[test]
@@ -527,7 +550,7 @@ fn recovery_is_linear_at_a_hundred_thousand_clusters_and_a_million_jobs() {
         runid: 1,
         job_id: None,
     };
-    let candidates: Vec<FencedCandidate> = (0..100_000u64)
+    let candidates: Vec<Candidate> = (0..100_000u64)
         .map(|i| candidate(i, State::Scaling, i, Some(gone)))
         .collect();
     // Every cluster but those divisible by 7 has jobs, ten each.
@@ -536,7 +559,7 @@ fn recovery_is_linear_at_a_hundred_thousand_clusters_and_a_million_jobs() {
         .map(|j| job(1_000_000 + j, JobRef::Cluster(j / 10)))
         .collect();
     let hosts = [host(7, 2, MsStatus::Up, 0)];
-    let plan = plan_fenced_recovery(P, &candidates, &jobs, &[], &hosts).unwrap();
+    let plan = recoveries(&candidates, &jobs, &[], &hosts);
     let ids: Vec<u64> = plan.iter().map(|r| r.cluster_id).collect();
     assert_eq!(
         ids,
@@ -549,16 +572,12 @@ fn an_owner_whose_job_ended_without_releasing_is_recovered_even_while_its_server
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     let alive = [host(1, 10, MsStatus::Up, 3)];
     // Its own job row is finished (the completion write failed, then the job ended).
-    let plan = plan_fenced_recovery(P, &c, &[], &[100], &alive).unwrap();
+    let plan = recoveries(&c, &[], &[100], &alive);
     assert_eq!(plan.len(), 1);
     assert_eq!(plan[0].reason, GoneReason::OwnerJobEnded);
     assert_eq!(plan[0].write.expected, tok(State::Scaling, 5));
     // Another job that ended proves nothing about this owner; a job naming the cluster still wins.
-    assert!(plan_fenced_recovery(P, &c, &[], &[99], &alive)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &[], &[99], &alive).is_empty());
     let cluster_job = [job(7, JobRef::Cluster(1))];
-    assert!(plan_fenced_recovery(P, &c, &cluster_job, &[100], &alive)
-        .unwrap()
-        .is_empty());
+    assert!(recoveries(&c, &cluster_job, &[100], &alive).is_empty());
 }

@@ -1,6 +1,7 @@
 //! The fuzz contracts, written once in fuzz/src/lib.rs (the checks behind the cargo-fuzz targets),
-//! run here by proptest on random bytes at every `cargo test`: code decoding, table look-ups and
-//! entry decisions, scaling steps and completions, recovery planning, and the fenced planner. Each
+//! run here by proptest on random bytes at every `cargo test`: code decoding, table look-ups with
+//! entries and reconciliation in both modes, scaling steps and completions in either mode, compat
+//! recovery planning, and the fenced planner (entry, completion, scale, reconcile, recovery). Each
 //! contract decodes its inputs from the bytes and panics when the core breaks a promise; proptest
 //! reports the (shrunk) bytes. `make soak` runs many more cases (PROPTEST_CASES) and, with a
 //! nightly toolchain, libFuzzer on the same functions.

@@ -1,12 +1,18 @@
-//! The hot decisions (next state, entry decision, scaling step, completion) allocate nothing:
-//! a counting global allocator watches every call over all inputs.
+//! The hot decisions (next state, entry decision and entry, scaling step, completion, reconcile)
+//! allocate nothing, in both modes: a counting global allocator watches every call over all inputs.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use cks_state::{
-    complete, decide_entry, next_state, plan_reconcile, Event, Operation, Outcome, Profile,
-    ScaleKind, ScaleOperation, State, VmSummary,
+    complete, decide_entry, next_state, Event, Fence, Mode, Operation, Outcome, Owner, Profile,
+    ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
+};
+
+const ME: Owner = Owner {
+    msid: 1,
+    runid: 10,
+    job_id: Some(100),
 };
 
 thread_local! {
@@ -66,20 +72,55 @@ fn next_state_and_entry_decisions_allocate_nothing() {
 }
 
 #[test]
+fn entries_allocate_nothing() {
+    let mut entries = 0u32;
+    let count = allocations_during(|| {
+        for profile in Profile::ALL {
+            for mode in Mode::ALL {
+                let machine = StateMachine::new(profile, mode);
+                for state in State::ALL {
+                    for operation in Operation::ALL {
+                        let row = Fence::of(state);
+                        let entry = std::hint::black_box(machine.entry(operation, &row, ME));
+                        entries += u32::from(entry.is_ok());
+                    }
+                }
+            }
+        }
+    });
+    assert_eq!(count, 0);
+    assert_eq!(entries, 2 * 2 * 15 * 9);
+}
+
+#[test]
 fn scaling_completion_and_reconcile_decisions_allocate_nothing() {
     let count = allocations_during(|| {
-        for state in State::ALL {
-            for kind in ScaleKind::ALL {
-                let mut op = ScaleOperation::new(Profile::Upstream, kind, state);
-                std::hint::black_box(op.next_step(state));
-                op.mark_entered();
-                std::hint::black_box(op.completion(false));
-            }
-            for outcome in Outcome::ALL {
-                std::hint::black_box(complete(Profile::Upstream, Some(state), outcome));
-            }
-            for vms in VmSummary::ALL {
-                std::hint::black_box(plan_reconcile(Profile::Upstream, state, vms));
+        for mode in Mode::ALL {
+            let machine = StateMachine::new(Profile::Upstream, mode);
+            for state in State::ALL {
+                let row = Fence::of(state);
+                for kind in ScaleKind::ALL {
+                    let started = Token { state, version: 0 };
+                    let mut op = machine.scale(kind, started, ME);
+                    if let Ok(ScaleStep::Enter(take) | ScaleStep::SettingsOnly(Some(take))) =
+                        std::hint::black_box(op.next_step(&row))
+                    {
+                        op.mark_entered(&take)
+                    }
+                    std::hint::black_box(op.next_step(&row)).ok();
+                    std::hint::black_box(op.completion(false)).ok();
+                }
+                for outcome in Outcome::ALL {
+                    std::hint::black_box(complete(Profile::Upstream, Some(state), outcome));
+                    let hold = cks_state::Hold {
+                        token: row.token,
+                        moved_to: Some(state),
+                    };
+                    std::hint::black_box(machine.completion(Some(hold), outcome)).ok();
+                }
+                for vms in VmSummary::ALL {
+                    std::hint::black_box(machine.reconcile(&row, vms, ME)).ok();
+                }
             }
         }
     });

@@ -1,11 +1,60 @@
-//! Orphan-recovery planning: the edge cases of the scanner's input.
+//! Orphan-recovery planning: the edge cases of the scanner's input. The rows are ownerless (as
+//! compat mode reads every row, and as an older server leaves them in fenced mode): both modes
+//! plan the same clusters, by the streaming planner as the JNI bridge feeds it.
 
-use cks_state::{plan_recovery, ClusterRow, JobRef, Profile, RecoveryPlan, State};
+use cks_state::{
+    Candidate, Event, Fence, GoneReason, JobRef, Mode, Profile, RecoveryPlan, RecoveryPlanner,
+    State, StateMachine,
+};
 
 const P: Profile = Profile::Upstream;
 
-fn row(id: u64, state: State) -> ClusterRow {
-    ClusterRow { id, state }
+fn row(id: u64, state: State) -> Candidate {
+    Candidate {
+        id,
+        fence: Fence::of(state),
+    }
+}
+
+/// The pass in each mode; both must agree on what to fail, each writing as its mode does.
+fn plan_recovery(clusters: &[Candidate], jobs: impl IntoIterator<Item = JobRef>) -> RecoveryPlan {
+    let jobs: Vec<JobRef> = jobs.into_iter().collect();
+    let [compat, fenced] = Mode::ALL.map(|mode| {
+        let mut planner =
+            RecoveryPlanner::new(StateMachine::new(P, mode), clusters.iter().copied());
+        planner.add_jobs(jobs.iter().copied());
+        assert!(!planner.wants_owner_evidence(), "{mode:?}: no row is held");
+        planner.finish().unwrap()
+    });
+    let failed = |plan: &RecoveryPlan| match plan {
+        RecoveryPlan::Recover(r) => RecoveryPlan::Recover(
+            r.iter()
+                .map(|r| {
+                    assert_eq!(r.reason, GoneReason::NoOwnerNoJob);
+                    assert_eq!(r.write.event, Some(Event::OperationFailed));
+                    assert_eq!(r.write.owner, None);
+                    let mut r = *r;
+                    r.write.target.version = r.write.expected.version;
+                    r
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    if let RecoveryPlan::Recover(r) = &compat {
+        assert!(r.iter().all(|r| !r.write.versioned()));
+    }
+    if let RecoveryPlan::Recover(r) = &fenced {
+        assert!(r
+            .iter()
+            .all(|r| r.write.target.version == r.write.expected.version + 1));
+    }
+    assert_eq!(
+        failed(&compat),
+        failed(&fenced),
+        "the modes fail the same clusters"
+    );
+    compat
 }
 
 fn recovered(plan: RecoveryPlan) -> Vec<u64> {
@@ -17,18 +66,15 @@ fn recovered(plan: RecoveryPlan) -> Vec<u64> {
 
 #[test]
 fn zero_candidates_skip_even_with_jobs() {
-    assert_eq!(
-        plan_recovery(P, &[], [JobRef::Cluster(1)]),
-        RecoveryPlan::Skip
-    );
+    assert_eq!(plan_recovery(&[], [JobRef::Cluster(1)]), RecoveryPlan::Skip);
 }
 
 #[test]
 fn only_candidates_without_a_job_are_recovered() {
-    let clusters: Vec<ClusterRow> = (1..=10).map(|i| row(i, State::Scaling)).collect();
+    let clusters: Vec<Candidate> = (1..=10).map(|i| row(i, State::Scaling)).collect();
     let jobs = (1..=10).filter(|i| i % 2 == 0).map(JobRef::Cluster);
     assert_eq!(
-        recovered(plan_recovery(P, &clusters, jobs)),
+        recovered(plan_recovery(&clusters, jobs)),
         vec![1, 3, 5, 7, 9]
     );
 }
@@ -37,7 +83,7 @@ fn only_candidates_without_a_job_are_recovered() {
 fn all_candidates_with_jobs_give_an_empty_recovery() {
     let clusters = [row(1, State::Upgrading)];
     assert_eq!(
-        plan_recovery(P, &clusters, [JobRef::Cluster(1)]),
+        plan_recovery(&clusters, [JobRef::Cluster(1)]),
         RecoveryPlan::Recover(vec![])
     );
 }
@@ -50,7 +96,7 @@ fn an_unknown_cluster_job_waits_wherever_it_stands() {
         vec![JobRef::Cluster(1), JobRef::Unknown],
         vec![JobRef::Unknown, JobRef::Cluster(5)],
     ] {
-        assert_eq!(plan_recovery(P, &clusters, jobs), RecoveryPlan::Wait);
+        assert_eq!(plan_recovery(&clusters, jobs), RecoveryPlan::Wait);
     }
 }
 
@@ -58,14 +104,14 @@ fn an_unknown_cluster_job_waits_wherever_it_stands() {
 fn duplicate_job_rows_count_once() {
     let clusters = [row(1, State::Importing), row(2, State::RemovingNodes)];
     let jobs = [JobRef::Cluster(2), JobRef::Cluster(2), JobRef::Cluster(2)];
-    assert_eq!(recovered(plan_recovery(P, &clusters, jobs)), vec![1]);
+    assert_eq!(recovered(plan_recovery(&clusters, jobs)), vec![1]);
 }
 
 #[test]
 fn a_duplicate_cluster_row_shares_the_job_of_the_first() {
     let clusters = [row(1, State::Importing), row(1, State::Importing)];
     assert_eq!(
-        recovered(plan_recovery(P, &clusters, [JobRef::Cluster(1)])),
+        recovered(plan_recovery(&clusters, [JobRef::Cluster(1)])),
         Vec::<u64>::new()
     );
 }
@@ -75,7 +121,6 @@ fn a_job_for_a_cluster_that_is_not_a_candidate_changes_nothing() {
     let clusters = [row(1, State::Scaling), row(2, State::Running)];
     assert_eq!(
         recovered(plan_recovery(
-            P,
             &clusters,
             [JobRef::Cluster(2), JobRef::Cluster(99)]
         )),
@@ -90,7 +135,7 @@ fn non_candidate_rows_are_ignored() {
         row(2, State::Stopping),
         row(3, State::Destroyed),
     ];
-    assert_eq!(recovered(plan_recovery(P, &clusters, [])), vec![2]);
+    assert_eq!(recovered(plan_recovery(&clusters, [])), vec![2]);
 }
 
 #[test]
@@ -101,7 +146,7 @@ fn one_hundred_thousand_clusters_and_a_million_jobs_plan_correctly() {
         State::Running,
         State::Starting,
     ];
-    let clusters: Vec<ClusterRow> = (0..100_000u64)
+    let clusters: Vec<Candidate> = (0..100_000u64)
         .map(|i| row(i, states[(i % 4) as usize]))
         .collect();
     // Every cluster but those divisible by 7 has jobs, ten each.
@@ -109,7 +154,7 @@ fn one_hundred_thousand_clusters_and_a_million_jobs_plan_correctly() {
         .map(|j| j / 10)
         .filter(|c| c % 7 != 0)
         .map(JobRef::Cluster);
-    let ids = recovered(plan_recovery(P, &clusters, jobs));
+    let ids = recovered(plan_recovery(&clusters, jobs));
     let expected: Vec<u64> = (0..100_000u64)
         .filter(|i| i % 7 == 0 && i % 4 != 2)
         .collect();

@@ -4,22 +4,44 @@
 mod common;
 
 use cks_state::{
-    complete, decide_entry, plan_reconcile, plan_recovery, ClusterRow, Completion, EntryDecision,
-    Event, JobRef, Operation, Outcome, Profile, RecoveryPlan, ScaleKind, ScaleOperation,
-    ScalingStep, State, VmSummary,
+    complete, decide_entry, Candidate, Completion, Entry, EntryDecision, Event, Fence, GoneReason,
+    InProgressJob, JobRef, Mode, Operation, Outcome, Owner, Profile, RecoveryPlan, Scale,
+    ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
 };
 use common::ClusterCell;
 
 const P: Profile = Profile::Upstream;
+/// Upstream's stack: compare-and-set on the state alone.
+const COMPAT: StateMachine = StateMachine::new(P, Mode::Compat);
+const ME: Owner = Owner {
+    msid: 1,
+    runid: 10,
+    job_id: Some(100),
+};
+
+fn scale(profile: Profile, kind: ScaleKind, from: State) -> Scale {
+    StateMachine::new(profile, Mode::Compat).scale(
+        kind,
+        Token {
+            state: from,
+            version: 0,
+        },
+        ME,
+    )
+}
+
+fn step(op: &Scale, current: State) -> ScaleStep {
+    op.next_step(&Fence::of(current))
+        .expect("compat mode never exhausts a version")
+}
 
 fn enter(cell: &mut ClusterCell, operation: Operation) -> Result<Option<State>, String> {
-    match decide_entry(P, operation, cell.state) {
-        EntryDecision::Transition(update) if cell.compare_and_set(update) => {
-            Ok(Some(update.target))
-        }
-        EntryDecision::Transition(_) => Err("please retry".into()),
-        EntryDecision::Proceed | EntryDecision::NothingToDo => Ok(None),
-        EntryDecision::Refuse(r) => Err(r.to_string()),
+    match COMPAT.entry(operation, &Fence::of(cell.state), ME) {
+        Ok(Entry::Transition(take)) if cell.write(&take.write) => Ok(take.hold.moved_to),
+        Ok(Entry::Transition(_)) => Err("please retry".into()),
+        Ok(Entry::Proceed(None) | Entry::NothingToDo) => Ok(None),
+        Ok(Entry::Refuse(r)) => Err(r.to_string()),
+        other => panic!("compat mode neither takes nor is busy: {other:?}"),
     }
 }
 
@@ -117,90 +139,87 @@ fn a_create_failure_from_starting_goes_to_error() {
 #[test]
 fn enter_scaling_state_transitions_once_for_all_steps_of_an_operation() {
     let mut cell = ClusterCell::new(State::Running);
-    let mut op = ScaleOperation::new(P, ScaleKind::ScaleUp, State::Running);
-    let ScalingStep::Enter(update) = op.next_step(cell.state) else {
+    let mut op = scale(P, ScaleKind::ScaleUp, State::Running);
+    let ScaleStep::Enter(take) = step(&op, cell.state) else {
         panic!()
     };
-    assert!(cell.compare_and_set(update));
-    op.mark_entered();
+    assert!(cell.write(&take.write));
+    op.mark_entered(&take);
     for _ in 0..3 {
-        assert_eq!(op.next_step(cell.state), ScalingStep::AlreadyEntered);
+        assert_eq!(step(&op, cell.state), ScaleStep::AlreadyEntered);
     }
     assert_eq!(op.entered(), Some(State::Scaling));
-    let Completion::CompareAndSet(done) = op.completion(true) else {
+    let Ok(Some(done)) = op.completion(true) else {
         panic!()
     };
-    assert!(cell.compare_and_set(done));
+    assert!(cell.write(&done));
     assert_eq!(cell.state, State::Running);
 }
 
 #[test]
 fn enter_scaling_state_fails_when_another_operation_got_there_first() {
     let mut cell = ClusterCell::new(State::Running);
-    let first = ScaleOperation::new(P, ScaleKind::ScaleUp, State::Running);
-    let second = ScaleOperation::new(P, ScaleKind::ScaleDown, State::Running);
-    let ScalingStep::Enter(a) = first.next_step(State::Running) else {
+    let first = scale(P, ScaleKind::ScaleUp, State::Running);
+    let second = scale(P, ScaleKind::ScaleDown, State::Running);
+    let ScaleStep::Enter(a) = step(&first, State::Running) else {
         panic!()
     };
-    let ScalingStep::Enter(b) = second.next_step(State::Running) else {
+    let ScaleStep::Enter(b) = step(&second, State::Running) else {
         panic!()
     };
-    assert!(cell.compare_and_set(a));
+    assert!(cell.write(&a.write));
     assert!(
-        !cell.compare_and_set(b),
+        !cell.write(&b.write),
         "the second scale's compare-and-set expects Running"
     );
-    assert_eq!(second.completion(false), Completion::LeaveIt);
+    assert_eq!(second.completion(false), Ok(None), "leave it");
     assert_eq!(cell.state, State::Scaling);
 }
 
 #[test]
 fn enter_scaling_state_leaves_a_never_started_cluster_in_its_state() {
-    let op = ScaleOperation::new(P, ScaleKind::ScaleUp, State::Created);
-    assert_eq!(
-        op.next_step(State::Created),
-        ScalingStep::ChangeSettingsOnly
-    );
-    assert_eq!(op.completion(true), Completion::LeaveIt);
-    assert_eq!(op.completion(false), Completion::LeaveIt);
+    let op = scale(P, ScaleKind::ScaleUp, State::Created);
+    assert_eq!(step(&op, State::Created), ScaleStep::SettingsOnly(None));
+    assert_eq!(op.completion(true), Ok(None), "leave it");
+    assert_eq!(op.completion(false), Ok(None), "leave it");
 }
 
 #[test]
 fn enter_scaling_state_fails_for_a_cluster_that_a_start_has_taken_since() {
-    let op = ScaleOperation::new(P, ScaleKind::Autoscale, State::Created);
+    let op = scale(P, ScaleKind::Autoscale, State::Created);
     assert_eq!(
-        op.next_step(State::Starting),
-        ScalingStep::FailTakenSince(State::Starting)
+        step(&op, State::Starting),
+        ScaleStep::FailTakenSince(State::Starting)
     );
 }
 
 #[test]
 fn a_scale_that_fails_validation_before_entering_never_moves_another_scales_scaling() {
     let mut cell = ClusterCell::new(State::Running);
-    let mut winner = ScaleOperation::new(P, ScaleKind::ScaleUp, State::Running);
-    let ScalingStep::Enter(u) = winner.next_step(cell.state) else {
+    let mut winner = scale(P, ScaleKind::ScaleUp, State::Running);
+    let ScaleStep::Enter(take) = step(&winner, cell.state) else {
         panic!()
     };
-    assert!(cell.compare_and_set(u));
-    winner.mark_entered();
-    let invalid = ScaleOperation::new(P, ScaleKind::ScaleDown, State::Running);
-    assert_eq!(invalid.completion(false), Completion::LeaveIt);
+    assert!(cell.write(&take.write));
+    winner.mark_entered(&take);
+    let invalid = scale(P, ScaleKind::ScaleDown, State::Running);
+    assert_eq!(invalid.completion(false), Ok(None), "leave it");
     assert_eq!(cell.state, State::Scaling);
 }
 
 #[test]
 fn a_failure_in_scaling_stopped_cluster_goes_to_alert() {
-    let mut op = ScaleOperation::new(P, ScaleKind::OfferingChange, State::Stopped);
-    let ScalingStep::Enter(u) = op.next_step(State::Stopped) else {
+    let mut op = scale(P, ScaleKind::OfferingChange, State::Stopped);
+    let ScaleStep::Enter(take) = step(&op, State::Stopped) else {
         panic!()
     };
-    assert_eq!(u.target, State::ScalingStoppedCluster);
-    op.mark_entered();
-    let Completion::CompareAndSet(fail) = op.completion(false) else {
+    assert_eq!(take.write.target.state, State::ScalingStoppedCluster);
+    op.mark_entered(&take);
+    let Ok(Some(fail)) = op.completion(false) else {
         panic!()
     };
     assert_eq!(
-        (fail.expected, fail.target),
+        (fail.expected.state, fail.target.state),
         (State::ScalingStoppedCluster, State::Alert)
     );
 }
@@ -212,9 +231,7 @@ fn a_size_change_of_a_stopped_cluster_is_refused() {
         ScaleKind::ScaleDown,
         ScaleKind::Autoscale,
     ] {
-        let ScalingStep::Refuse(r) =
-            ScaleOperation::new(P, kind, State::Stopped).next_step(State::Stopped)
-        else {
+        let ScaleStep::Refuse(r) = step(&scale(P, kind, State::Stopped), State::Stopped) else {
             panic!("{kind:?}")
         };
         assert!(r.to_string().contains("Stopped"), "{r}");
@@ -223,11 +240,11 @@ fn a_size_change_of_a_stopped_cluster_is_refused() {
 
 #[test]
 fn scaling_is_refused_from_alert_unless_the_alert_scaling_profile_is_bound() {
-    let op = ScaleOperation::new(P, ScaleKind::ScaleUp, State::Alert);
-    assert!(matches!(op.next_step(State::Alert), ScalingStep::Refuse(_)));
-    let op = ScaleOperation::new(Profile::AlertScaling, ScaleKind::ScaleUp, State::Alert);
+    let op = scale(P, ScaleKind::ScaleUp, State::Alert);
+    assert!(matches!(step(&op, State::Alert), ScaleStep::Refuse(_)));
+    let op = scale(Profile::AlertScaling, ScaleKind::ScaleUp, State::Alert);
     assert!(
-        matches!(op.next_step(State::Alert), ScalingStep::Enter(u) if u.target == State::Scaling)
+        matches!(step(&op, State::Alert), ScaleStep::Enter(t) if t.write.target.state == State::Scaling)
     );
 }
 
@@ -299,10 +316,46 @@ fn two_destroys_or_two_starts_of_an_alert_cluster_both_go_ahead_in_compat_mode()
         decide_entry(P, Operation::Start, State::Alert),
         EntryDecision::Proceed
     );
+    // Both proceed without a write: nothing tells the second that the first goes ahead.
+    for (operation, state) in [
+        (Operation::Destroy, State::Destroying),
+        (Operation::Start, State::Alert),
+    ] {
+        for _ in 0..2 {
+            assert_eq!(
+                COMPAT.entry(operation, &Fence::of(state), ME),
+                Ok(Entry::Proceed(None))
+            );
+        }
+    }
 }
 
-fn row(id: u64, state: State) -> ClusterRow {
-    ClusterRow { id, state }
+fn row(id: u64, state: State) -> Candidate {
+    Candidate {
+        id,
+        fence: Fence::of(state),
+    }
+}
+
+/// The compat recovery pass; compat reads no job id, no ended job and no host.
+fn plan_recovery(clusters: &[Candidate], jobs: impl IntoIterator<Item = JobRef>) -> RecoveryPlan {
+    let jobs: Vec<InProgressJob> = jobs
+        .into_iter()
+        .map(|cluster| InProgressJob { job_id: 0, cluster })
+        .collect();
+    let plan = COMPAT.plan_recovery(clusters, &jobs, &[], &[]).unwrap();
+    if let RecoveryPlan::Recover(r) = &plan {
+        assert!(r.iter().all(|r| r.reason == GoneReason::NoOwnerNoJob));
+    }
+    plan
+}
+
+fn plan_reconcile(state: State, vms: VmSummary) -> Vec<cks_state::Write> {
+    COMPAT
+        .reconcile(&Fence::of(state), vms, ME)
+        .unwrap()
+        .steps()
+        .collect()
 }
 
 #[test]
@@ -312,21 +365,24 @@ fn recovery_fails_only_operations_with_no_job() {
         row(2, State::Upgrading),
         row(3, State::Importing),
     ];
-    let RecoveryPlan::Recover(r) = plan_recovery(P, &clusters, [JobRef::Cluster(2)]) else {
+    let RecoveryPlan::Recover(r) = plan_recovery(&clusters, [JobRef::Cluster(2)]) else {
         panic!()
     };
     let ids: Vec<u64> = r.iter().map(|r| r.cluster_id).collect();
     assert_eq!(ids, vec![1, 3]);
-    assert!(r
-        .iter()
-        .all(|r| r.update.event == Event::OperationFailed && r.update.target == State::Alert));
+    assert!(r.iter().all(|r| r.write.update()
+        == Some(cks_state::StateUpdate {
+            expected: r.write.expected.state,
+            event: Event::OperationFailed,
+            target: State::Alert
+        })));
 }
 
 #[test]
 fn recovery_waits_while_a_job_for_an_unknown_cluster_is_in_progress() {
     let clusters = [row(1, State::Scaling)];
     assert_eq!(
-        plan_recovery(P, &clusters, [JobRef::Cluster(9), JobRef::Unknown]),
+        plan_recovery(&clusters, [JobRef::Cluster(9), JobRef::Unknown]),
         RecoveryPlan::Wait
     );
 }
@@ -339,7 +395,7 @@ fn recovery_skips_the_job_lookup_when_no_cluster_is_in_an_operation_state() {
         row(3, State::Stopped),
     ];
     assert_eq!(
-        plan_recovery(P, &clusters, [JobRef::Unknown]),
+        plan_recovery(&clusters, [JobRef::Unknown]),
         RecoveryPlan::Skip
     );
 }
@@ -347,15 +403,15 @@ fn recovery_skips_the_job_lookup_when_no_cluster_is_in_an_operation_state() {
 #[test]
 fn recovery_leaves_a_cluster_whose_operation_ended_or_that_gained_a_job_since_the_scan() {
     let clusters = [row(1, State::Upgrading), row(2, State::Scaling)];
-    let RecoveryPlan::Recover(r) = plan_recovery(P, &clusters, []) else {
+    let RecoveryPlan::Recover(r) = plan_recovery(&clusters, []) else {
         panic!()
     };
     // Cluster 1's upgrade ended between the read and the update: the compare-and-set misses.
     let mut ended = ClusterCell::new(State::Running);
-    assert!(!ended.compare_and_set(r[0].update));
+    assert!(!ended.write(&r[0].write));
     assert_eq!(ended.state, State::Running);
     // Cluster 2 gained a job before the jobs were read: it is not planned at all.
-    let RecoveryPlan::Recover(r) = plan_recovery(P, &clusters, [JobRef::Cluster(2)]) else {
+    let RecoveryPlan::Recover(r) = plan_recovery(&clusters, [JobRef::Cluster(2)]) else {
         panic!()
     };
     assert_eq!(r.iter().map(|r| r.cluster_id).collect::<Vec<_>>(), vec![1]);
@@ -363,35 +419,32 @@ fn recovery_leaves_a_cluster_whose_operation_ended_or_that_gained_a_job_since_th
 
 #[test]
 fn recovery_sends_a_starting_cluster_to_alert() {
-    let RecoveryPlan::Recover(r) = plan_recovery(P, &[row(7, State::Starting)], []) else {
+    let RecoveryPlan::Recover(r) = plan_recovery(&[row(7, State::Starting)], []) else {
         panic!()
     };
-    assert_eq!(r[0].update.target, State::Alert);
+    assert_eq!(r[0].write.target.state, State::Alert);
 }
 
 #[test]
 fn alert_to_stopped_reconciliation_moves_the_cluster_as_listed() {
-    let plan = plan_reconcile(P, State::Alert, VmSummary::AllStopped);
-    let steps: Vec<_> = plan.steps().collect();
+    let steps = plan_reconcile(State::Alert, VmSummary::AllStopped);
     assert_eq!(steps.len(), 2);
     // A user started the cluster since it was listed: the first step misses, nothing stops it.
     let mut started = ClusterCell::new(State::Starting);
-    assert!(!started.compare_and_set(steps[0]));
+    assert!(!started.write(&steps[0]));
     let mut alert = ClusterCell::new(State::Alert);
-    assert!(steps.iter().all(|s| alert.compare_and_set(*s)));
+    assert!(steps.iter().all(|s| alert.write(s)));
     assert_eq!(alert.state, State::Stopped);
 }
 
 #[test]
 fn reconcile_completes_only_a_recovery_it_started_itself() {
-    let steps: Vec<_> = plan_reconcile(P, State::Alert, VmSummary::AllRunningHealthy)
-        .steps()
-        .collect();
-    assert_eq!(steps[0].target, State::Recovering);
-    assert_eq!(steps[1].expected, State::Recovering);
+    let steps = plan_reconcile(State::Alert, VmSummary::AllRunningHealthy);
+    assert_eq!(steps[0].target.state, State::Recovering);
+    assert_eq!(steps[1].expected.state, State::Recovering);
     // A cluster listed as Recovering (another pass's recovery) is left alone.
-    assert!(plan_reconcile(P, State::Recovering, VmSummary::AllRunningHealthy).is_empty());
-    assert!(plan_reconcile(P, State::Alert, VmSummary::Mixed).is_empty());
+    assert!(plan_reconcile(State::Recovering, VmSummary::AllRunningHealthy).is_empty());
+    assert!(plan_reconcile(State::Alert, VmSummary::Mixed).is_empty());
 }
 
 #[test]
@@ -401,12 +454,12 @@ fn a_running_cluster_with_faulty_vms_goes_to_alert() {
         VmSummary::Mixed,
         VmSummary::Incomplete,
     ] {
-        let steps: Vec<_> = plan_reconcile(P, State::Running, vms).steps().collect();
+        let steps = plan_reconcile(State::Running, vms);
         assert_eq!(steps.len(), 1);
         assert_eq!(
-            (steps[0].event, steps[0].target),
-            (Event::FaultsDetected, State::Alert)
+            (steps[0].event, steps[0].target.state),
+            (Some(Event::FaultsDetected), State::Alert)
         );
     }
-    assert!(plan_reconcile(P, State::Running, VmSummary::AllRunningHealthy).is_empty());
+    assert!(plan_reconcile(State::Running, VmSummary::AllRunningHealthy).is_empty());
 }

@@ -4,14 +4,11 @@
 
 use std::collections::HashSet;
 
-use cks_state::fencing::MAX_VERSION;
 use cks_state::{
-    complete, decide_entry, fenced_completion, fenced_entry, is_fenced_candidate, next_state,
-    plan_fenced_reconcile, plan_fenced_recovery, plan_reconcile, plan_recovery, ClusterRow,
-    Completion, EntryDecision, Event, Fence, FencedCandidate, FencedEntry, FencedScale,
-    FencedScaleStep, FencedWrite, FencingError, Hold, InProgressJob, JobRef, MsHost, MsStatus,
-    Operation, Outcome, Owner, Profile, RecoveryPlan, ScaleKind, ScaleOperation, ScalingStep,
-    State, Token, VmSummary, TRANSITION_ROWS,
+    complete, decide_entry, next_state, Candidate, Completion, Entry, EntryDecision, Event, Fence,
+    Hold, InProgressJob, JobRef, Mode, MsHost, MsStatus, Operation, Outcome, Owner, Profile,
+    RecoveryPlan, RecoveryPlanner, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
+    Write, WriteError, MAX_VERSION, TRANSITION_ROWS,
 };
 
 /// Reads fixed-size values from the fuzzer's bytes; zeros once they run out.
@@ -68,6 +65,10 @@ impl<'a> Bytes<'a> {
         Profile::ALL[usize::from(self.u8()) % Profile::ALL.len()]
     }
 
+    pub fn mode(&mut self) -> Mode {
+        Mode::ALL[usize::from(self.u8()) % Mode::ALL.len()]
+    }
+
     pub fn optional_state(&mut self) -> Option<State> {
         let b = self.u8();
         (b % 8 != 0).then(|| State::ALL[usize::from(b) % State::ALL.len()])
@@ -91,12 +92,16 @@ impl<'a> Bytes<'a> {
         }
     }
 
+    pub fn token(&mut self) -> Token {
+        Token {
+            state: self.state(),
+            version: self.version(),
+        }
+    }
+
     pub fn fence(&mut self) -> Fence {
         Fence {
-            token: Token {
-                state: self.state(),
-                version: self.version(),
-            },
+            token: self.token(),
             owner: self.bool().then(|| self.owner()),
         }
     }
@@ -111,6 +116,7 @@ pub fn decode_codes(data: &[u8]) {
         assert_eq!(Event::from_code(code).is_some(), (0..14).contains(&code));
         assert_eq!(Operation::from_code(code).is_some(), (0..9).contains(&code));
         assert_eq!(Profile::from_code(code).is_some(), (0..2).contains(&code));
+        assert_eq!(Mode::from_code(code).is_some(), (0..2).contains(&code));
         assert_eq!(ScaleKind::from_code(code).is_some(), (0..4).contains(&code));
         assert_eq!(Outcome::from_code(code).is_some(), (0..3).contains(&code));
         assert_eq!(VmSummary::from_code(code).is_some(), (0..4).contains(&code));
@@ -124,10 +130,235 @@ pub fn decode_codes(data: &[u8]) {
         if let Some(o) = Operation::from_code(code) {
             assert_eq!(i32::from(o.code()), code);
         }
+        if let Some(m) = Mode::from_code(code) {
+            assert_eq!(m.code(), code);
+        }
     }
 }
 
-/// Table look-ups and entry decisions on any codes: they agree with the transition rows.
+/// Every write as its mode writes it: compat compares the state alone, stores no owner and
+/// always moves the state by a table row; fenced bumps the version by exactly one, never past
+/// [`MAX_VERSION`]. A write with an event is the table's row, one without keeps the state.
+fn check_write(machine: StateMachine, w: &Write) {
+    match machine.mode {
+        Mode::Compat => {
+            assert_eq!(
+                w.target.version, w.expected.version,
+                "compat keeps the version"
+            );
+            assert!(!w.versioned());
+            assert_eq!(w.owner, None, "compat stores no owner");
+            assert!(w.event.is_some(), "a compat write moves the state");
+        }
+        Mode::Fenced => {
+            assert!(w.versioned());
+            assert_eq!(
+                Some(w.target.version),
+                w.expected.version.checked_add(1),
+                "every write bumps the version by one"
+            );
+            assert!(w.target.version <= MAX_VERSION);
+        }
+    }
+    match w.update() {
+        Some(u) => assert_eq!(
+            next_state(machine.profile, u.expected, u.event),
+            Some(u.target),
+            "a state change is a table row"
+        ),
+        None => assert_eq!(
+            w.target.state, w.expected.state,
+            "no event, no state change"
+        ),
+    }
+}
+
+/// Only fenced mode runs out of versions, and only at the limit, on the version read.
+fn exhausted_only_at_the_limit<T>(
+    machine: StateMachine,
+    result: &Result<T, WriteError>,
+    version: u64,
+) {
+    exhausted_in_a_chain(machine, result, version, 0);
+}
+
+/// The same for a chain of writes: a later step may exhaust the version an earlier one wrote.
+fn exhausted_in_a_chain<T>(
+    machine: StateMachine,
+    result: &Result<T, WriteError>,
+    version: u64,
+    later_steps: u64,
+) {
+    if let Err(WriteError::VersionExhausted { version: v }) = result {
+        assert_eq!(
+            machine.mode,
+            Mode::Fenced,
+            "compat never exhausts a version"
+        );
+        assert!(
+            (version..=version.saturating_add(later_steps)).contains(v),
+            "exhausted at {v}, read {version}"
+        );
+        assert!(*v >= MAX_VERSION, "exhausted below the limit");
+    }
+}
+
+/// A take: its write, stored by `me` in fenced mode, and the hold it leaves.
+fn check_take(machine: StateMachine, take: &cks_state::Take, me: Owner) {
+    check_write(machine, &take.write);
+    let stored = (machine.mode == Mode::Fenced).then_some(me);
+    assert_eq!(take.write.owner, stored);
+    assert_eq!(
+        take.hold.token, take.write.target,
+        "the hold is the token written"
+    );
+    assert_eq!(
+        take.hold.moved_to,
+        take.write.event.map(|_| take.write.target.state)
+    );
+}
+
+/// The completion of an operation holding `hold`: the table's exit from the state it moved the
+/// cluster to, expecting the hold's token; fenced mode always writes, to release the cluster.
+fn check_completion(machine: StateMachine, hold: Hold, outcome: Outcome) {
+    let done = machine.completion(Some(hold), outcome);
+    exhausted_only_at_the_limit(machine, &done, hold.token.version);
+    let exit = match complete(machine.profile, hold.moved_to, outcome) {
+        Completion::CompareAndSet(u) if u.expected == hold.token.state => Some(u),
+        _ => None,
+    };
+    match done {
+        Ok(Some(w)) => {
+            check_write(machine, &w);
+            assert_eq!(
+                w.expected, hold.token,
+                "a completion expects the token its entry left"
+            );
+            assert_eq!(w.owner, None, "a completion releases the cluster");
+            assert_eq!(w.update(), exit);
+        }
+        Ok(None) => {
+            assert_eq!(
+                machine.mode,
+                Mode::Compat,
+                "fenced mode releases what it holds"
+            );
+            assert_eq!(exit, None);
+        }
+        Err(_) => {}
+    }
+    assert_eq!(
+        machine.completion(None, outcome),
+        Ok(None),
+        "never entered: leave it"
+    );
+}
+
+/// The entry of `operation` on `row`: what the mode-free rule says, written as the mode writes.
+fn check_entry(
+    machine: StateMachine,
+    operation: Operation,
+    row: &Fence,
+    me: Owner,
+) -> Result<Entry, WriteError> {
+    let state = row.token.state;
+    let entry = machine.entry(operation, row, me);
+    exhausted_only_at_the_limit(machine, &entry, row.token.version);
+    let Ok(got) = entry else { return entry };
+    let holder = row.owner.filter(|_| machine.mode == Mode::Fenced);
+    match (decide_entry(machine.profile, operation, state), got) {
+        (EntryDecision::NothingToDo, Entry::NothingToDo) => {}
+        (EntryDecision::Refuse(r), Entry::Refuse(e)) => {
+            assert_eq!(r, e);
+            assert_eq!((r.operation, r.state), (operation, state));
+            assert!(!r.to_string().is_empty());
+        }
+        (EntryDecision::Transition(_) | EntryDecision::Proceed, Entry::Busy(owner)) => {
+            assert_eq!(
+                holder,
+                Some(owner),
+                "busy only by the row's owner, in fenced mode"
+            );
+        }
+        (EntryDecision::Proceed, Entry::Proceed(None)) => {
+            assert_eq!(
+                machine.mode,
+                Mode::Compat,
+                "fenced mode takes a cluster to proceed"
+            );
+        }
+        (EntryDecision::Transition(u), Entry::Transition(take)) => {
+            assert_eq!(holder, None, "a held cluster is never taken");
+            assert_eq!(u.expected, state);
+            assert_eq!(take.write.update(), Some(u));
+            assert_eq!(take.write.expected, row.token);
+            check_take(machine, &take, me);
+        }
+        (EntryDecision::Proceed, Entry::Proceed(Some(take))) => {
+            assert_eq!(
+                machine.mode,
+                Mode::Fenced,
+                "compat proceeds without a write"
+            );
+            assert_eq!(holder, None, "a held cluster is never taken");
+            assert_eq!(take.write.event, None);
+            assert_eq!(take.write.expected, row.token);
+            check_take(machine, &take, me);
+        }
+        (rule, got) => panic!(
+            "{:?}: {operation} from {state}: the rule says {rule:?}, the entry {got:?}",
+            machine.mode
+        ),
+    }
+    if let Entry::Transition(take) | Entry::Proceed(Some(take)) = got {
+        for outcome in Outcome::ALL {
+            check_completion(machine, take.hold, outcome);
+        }
+    }
+    Ok(got)
+}
+
+/// Alert reconciliation of a listed row: a chain of table rows, each step expecting the token
+/// the last one wrote; fenced mode leaves a held row alone and holds the cluster between steps.
+fn check_reconcile(machine: StateMachine, listed: &Fence, vms: VmSummary, scanner: Owner) {
+    let plan = machine.reconcile(listed, vms, scanner);
+    exhausted_in_a_chain(machine, &plan, listed.token.version, 1);
+    let Ok(plan) = plan else { return };
+    let steps: Vec<Write> = plan.steps().collect();
+    assert!(steps.len() <= 2);
+    assert_eq!(plan.is_empty(), steps.is_empty());
+    match machine.mode {
+        Mode::Fenced if listed.is_held() => assert!(steps.is_empty(), "a held row is left alone"),
+        Mode::Fenced => {}
+        Mode::Compat => {
+            let unheld = Fence::of(listed.token.state);
+            let plain: Vec<_> = machine
+                .reconcile(&unheld, vms, scanner)
+                .expect("compat never exhausts a version")
+                .steps()
+                .map(|w| w.update())
+                .collect();
+            let got: Vec<_> = steps.iter().map(Write::update).collect();
+            assert_eq!(got, plain, "compat reads no version and no owner");
+        }
+    }
+    let mut expected = listed.token;
+    for (i, w) in steps.iter().enumerate() {
+        check_write(machine, w);
+        assert!(w.event.is_some(), "every step is a table row");
+        assert_eq!(
+            w.expected, expected,
+            "each step expects where the last one left it"
+        );
+        // Only a step that another step follows leaves the cluster held (fenced).
+        let holder = (machine.mode == Mode::Fenced && i + 1 < steps.len()).then_some(scanner);
+        assert_eq!(w.owner, holder);
+        expected = w.target;
+    }
+}
+
+/// Table look-ups, entry decisions and entries on any codes: they agree with the transition rows,
+/// in both modes, on any row (versions, owners) the bytes give.
 pub fn table_lookups(data: &[u8]) {
     let mut b = Bytes::new(data);
     while !b.is_empty() {
@@ -148,81 +379,176 @@ pub fn table_lookups(data: &[u8]) {
             .map(|row| row.2);
         assert_eq!(next, in_rows, "next_state agrees with the table rows");
         if let Some(operation) = Operation::from_code(o) {
-            match decide_entry(profile, operation, state) {
-                EntryDecision::Transition(u) => {
-                    assert_eq!(u.expected, state);
-                    assert_eq!(Some(u.target), next_state(profile, state, u.event));
-                }
-                EntryDecision::Refuse(r) => {
-                    assert_eq!((r.operation, r.state), (operation, state));
-                    assert!(!r.to_string().is_empty());
-                }
-                EntryDecision::Proceed | EntryDecision::NothingToDo => {}
+            if let EntryDecision::Transition(u) = decide_entry(profile, operation, state) {
+                assert_eq!(Some(u.target), next_state(profile, state, u.event));
             }
             // Alert reconciliation on the same state, with any VM summary.
             let vms = VmSummary::ALL[usize::from(b.u8()) % VmSummary::ALL.len()];
-            let steps: Vec<_> = plan_reconcile(profile, state, vms).steps().collect();
-            assert!(steps.len() <= 2);
-            let mut at = state;
-            for step in steps {
-                assert_eq!(
-                    step.expected, at,
-                    "each step expects where the last one left it"
-                );
-                assert_eq!(next_state(profile, at, step.event), Some(step.target));
-                at = step.target;
+            let me = b.owner();
+            let row = Fence {
+                token: Token {
+                    state,
+                    version: b.version(),
+                },
+                owner: b.bool().then(|| b.owner()),
+            };
+            let mut entries = Vec::new();
+            for mode in Mode::ALL {
+                let machine = StateMachine::new(profile, mode);
+                entries.push(check_entry(machine, operation, &row, me));
+                check_reconcile(machine, &row, vms, me);
             }
+            // Compat: the same decision whatever the row's version and owner.
+            let compat = StateMachine::new(profile, Mode::Compat);
+            let plain = compat.entry(operation, &Fence::of(state), me);
+            let strip = |e: &Result<Entry, WriteError>| match e {
+                Ok(Entry::Transition(t)) => Ok(Entry::Transition(cks_state::Take {
+                    write: Write {
+                        expected: Token { state, version: 0 },
+                        target: Token {
+                            state: t.write.target.state,
+                            version: 0,
+                        },
+                        ..t.write
+                    },
+                    hold: Hold {
+                        token: Token {
+                            state: t.hold.token.state,
+                            version: 0,
+                        },
+                        ..t.hold
+                    },
+                })),
+                other => *other,
+            };
+            assert_eq!(strip(&entries[0]), plain);
         }
     }
 }
 
-/// Scaling: a scripted run of steps, entries and completions from any state.
+/// One scale's steps and completion, checked as it goes.
+fn check_scale_completion(machine: StateMachine, scale: &cks_state::Scale, succeeded: bool) {
+    let outcome = if succeeded {
+        Outcome::Succeeded
+    } else {
+        Outcome::Failed
+    };
+    let done = scale.completion(succeeded);
+    assert_eq!(
+        done,
+        machine.completion(scale.hold(), outcome),
+        "a scale ends as any operation"
+    );
+    if let Ok(Some(w)) = done {
+        assert_eq!(Some(w.expected), scale.hold().map(|h| h.token));
+        if w.event.is_some() {
+            assert_eq!(Some(w.expected.state), scale.entered());
+        }
+    }
+    if let Some(hold) = scale.hold() {
+        check_completion(machine, hold, outcome);
+    }
+}
+
+/// Scaling: a scripted run of steps, takes and completions from any token, in either mode, on
+/// any rows re-read between steps.
 pub fn scaling_steps(data: &[u8]) {
     let mut b = Bytes::new(data);
-    let profile = b.profile();
+    let machine = StateMachine::new(b.profile(), b.mode());
+    let profile = machine.profile;
     let kind = ScaleKind::ALL[usize::from(b.u8()) % ScaleKind::ALL.len()];
-    let from = b.state();
-    let mut op = ScaleOperation::resumed(profile, kind, from, b.optional_state());
-    let mut fresh = ScaleOperation::new(profile, kind, from);
+    let me = b.owner();
+    let started = b.token();
+    let resumed = b.bool().then(|| Hold {
+        token: b.token(),
+        moved_to: b.optional_state(),
+    });
+    let mut op = machine.resume_scale(kind, started, me, resumed);
+    assert_eq!(
+        (op.kind(), op.started(), op.hold()),
+        (kind, started, resumed)
+    );
+    let mut fresh = machine.scale(kind, started, me);
     for _ in 0..32 {
         if b.is_empty() {
             break;
         }
-        let current = b.state();
-        let step = fresh.next_step(current);
+        let current = b.fence();
+        let step = fresh.next_step(&current);
+        exhausted_only_at_the_limit(machine, &step, started.version);
         match step {
-            ScalingStep::Enter(u) => {
-                assert_eq!(u.expected, from, "a scale enters from where it started");
+            Err(_) => {}
+            Ok(ScaleStep::Enter(take)) => {
+                let u = take.write.update().expect("entering is a table row");
+                assert_eq!(
+                    take.write.expected, started,
+                    "a scale enters from where it started"
+                );
+                assert_eq!(u.event, kind.event());
                 assert!(fresh.entered().is_none());
-                assert_eq!(next_state(profile, from, u.event), Some(u.target));
                 assert!(fresh.check().is_ok());
+                check_take(machine, &take, me);
                 if b.bool() {
-                    fresh.mark_entered();
+                    fresh.mark_entered(&take);
                     assert_eq!(fresh.entered(), Some(u.target));
-                    assert_eq!(fresh.next_step(b.state()), ScalingStep::AlreadyEntered);
+                    assert_eq!(fresh.next_step(&b.fence()), Ok(ScaleStep::AlreadyEntered));
                 }
             }
-            ScalingStep::Refuse(_) => assert!(fresh.check().is_err()),
-            ScalingStep::ChangeSettingsOnly => assert_eq!(current, State::Created),
-            ScalingStep::FailTakenSince(s) => assert_eq!(s, current),
-            ScalingStep::AlreadyEntered => assert!(fresh.entered().is_some()),
+            Ok(ScaleStep::SettingsOnly(take)) => {
+                assert_eq!(started.state, State::Created);
+                assert!(fresh.entered().is_none());
+                match take {
+                    Some(take) => {
+                        assert_eq!(machine.mode, Mode::Fenced, "compat takes nothing");
+                        assert_eq!(current.token.state, State::Created);
+                        assert_eq!(take.write.expected, started);
+                        assert_eq!(
+                            take.write.event, None,
+                            "the settings change keeps the state"
+                        );
+                        check_take(machine, &take, me);
+                        if b.bool() {
+                            fresh.mark_entered(&take);
+                            assert_eq!(
+                                fresh.next_step(&b.fence()),
+                                Ok(ScaleStep::SettingsOnly(None))
+                            );
+                        }
+                    }
+                    None if fresh.hold().is_none() => {
+                        assert_eq!(machine.mode, Mode::Compat, "fenced takes the cluster first");
+                        assert_eq!(current.token.state, State::Created);
+                    }
+                    None => {}
+                }
+            }
+            Ok(ScaleStep::FailTakenSince(s)) => {
+                assert_eq!(s, current.token.state);
+                assert_ne!(s, State::Created);
+                assert_eq!(started.state, State::Created);
+            }
+            Ok(ScaleStep::AlreadyEntered) => assert!(fresh.entered().is_some()),
+            Ok(ScaleStep::Busy(o)) => {
+                assert_eq!(machine.mode, Mode::Fenced, "compat is never busy");
+                assert_eq!(current.owner, Some(o));
+                assert!(fresh.hold().is_none());
+            }
+            Ok(ScaleStep::Refuse(r)) => {
+                assert_eq!(fresh.check(), Err(r));
+                assert_eq!((r.kind, r.state), (kind, started.state));
+            }
         }
         for succeeded in [true, false] {
-            match fresh.completion(succeeded) {
-                Completion::CompareAndSet(u) => {
-                    assert_eq!(Some(u.expected), fresh.entered());
-                    assert_eq!(next_state(profile, u.expected, u.event), Some(u.target));
-                }
-                Completion::LeaveIt => {}
+            check_scale_completion(machine, &fresh, succeeded);
+        }
+        if let Ok(ScaleStep::Enter(take) | ScaleStep::SettingsOnly(Some(take))) =
+            op.next_step(&current)
+        {
+            if b.bool() {
+                op.mark_entered(&take);
             }
         }
-        let _ = op.next_step(current);
-        if b.bool() {
-            op.mark_entered();
-        }
-        if let Completion::CompareAndSet(u) = op.completion(b.bool()) {
-            assert_eq!(Some(u.expected), op.entered());
-        }
+        check_scale_completion(machine, &op, b.bool());
     }
     for outcome in Outcome::ALL {
         if let Completion::CompareAndSet(u) = complete(profile, b.optional_state(), outcome) {
@@ -231,19 +557,21 @@ pub fn scaling_steps(data: &[u8]) {
     }
 }
 
-/// Orphan recovery: any ids (duplicates, u64::MAX), any jobs, unknown jobs.
+/// Compat orphan recovery: any ids (duplicates, u64::MAX), any jobs, unknown jobs, and rows with
+/// any version and owner (compat reads neither).
 pub fn recovery_planning(data: &[u8]) {
     let mut b = Bytes::new(data);
-    let profile = b.profile();
+    let machine = StateMachine::new(b.profile(), Mode::Compat);
+    let profile = machine.profile;
     let n = usize::from(b.u8() % 64);
-    let rows: Vec<ClusterRow> = (0..n)
-        .map(|_| ClusterRow {
+    let rows: Vec<Candidate> = (0..n)
+        .map(|_| Candidate {
             id: if b.bool() {
                 u64::from(b.u8() % 16)
             } else {
                 b.u64()
             },
-            state: b.state(),
+            fence: b.fence(),
         })
         .collect();
     let mut jobs = Vec::new();
@@ -254,9 +582,9 @@ pub fn recovery_planning(data: &[u8]) {
             _ => JobRef::Cluster(b.u64()),
         });
     }
-    let candidates: Vec<&ClusterRow> = rows
+    let candidates: Vec<&Candidate> = rows
         .iter()
-        .filter(|r| r.state.is_orphan_candidate())
+        .filter(|r| r.fence.token.state.is_orphan_candidate())
         .collect();
     let busy: HashSet<u64> = jobs
         .iter()
@@ -265,7 +593,41 @@ pub fn recovery_planning(data: &[u8]) {
             JobRef::Unknown => None,
         })
         .collect();
-    match plan_recovery(profile, &rows, jobs.iter().copied()) {
+    let in_progress: Vec<InProgressJob> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, &cluster)| InProgressJob {
+            job_id: i as u64,
+            cluster,
+        })
+        .collect();
+    let plan = machine
+        .plan_recovery(&rows, &in_progress, &[], &[])
+        .expect("compat never exhausts a version");
+    // The same rows read as compat mode reads them, fed in chunks: the same plan but the tokens.
+    let plain: Vec<Candidate> = rows
+        .iter()
+        .map(|r| Candidate {
+            id: r.id,
+            fence: Fence::of(r.fence.token.state),
+        })
+        .collect();
+    let mut planner = RecoveryPlanner::new(machine, plain.iter().copied());
+    for chunk in jobs.chunks(7) {
+        planner.add_jobs(chunk.iter().copied());
+    }
+    assert!(!planner.wants_owner_evidence(), "compat judges no owner");
+    let chunked = planner.finish().expect("compat never exhausts a version");
+    match (&plan, &chunked) {
+        (RecoveryPlan::Recover(a), RecoveryPlan::Recover(b)) => {
+            let ids = |r: &[cks_state::Recovery]| -> Vec<_> {
+                r.iter().map(|r| (r.cluster_id, r.write.update())).collect()
+            };
+            assert_eq!(ids(a), ids(b));
+        }
+        (a, b) => assert_eq!(a, b),
+    }
+    match plan {
         RecoveryPlan::Skip => assert!(candidates.is_empty()),
         RecoveryPlan::Wait => assert!(jobs.contains(&JobRef::Unknown)),
         RecoveryPlan::Recover(recoveries) => {
@@ -276,132 +638,84 @@ pub fn recovery_planning(data: &[u8]) {
                     !busy.contains(&r.cluster_id),
                     "a cluster with a job is never failed"
                 );
+                check_write(machine, &r.write);
                 assert!(rows
                     .iter()
-                    .any(|c| c.id == r.cluster_id && c.state == r.update.expected));
-                assert_eq!(r.update.event, Event::OperationFailed);
+                    .any(|c| c.id == r.cluster_id && c.fence.token == r.write.expected));
+                assert_eq!(r.write.event, Some(Event::OperationFailed));
+                assert_eq!(r.reason, cks_state::GoneReason::NoOwnerNoJob);
                 assert_eq!(
-                    next_state(profile, r.update.expected, r.update.event),
-                    Some(r.update.target)
+                    next_state(profile, r.write.expected.state, Event::OperationFailed),
+                    Some(r.write.target.state)
                 );
             }
         }
     }
 }
 
-fn check_write(w: &FencedWrite) {
-    assert_eq!(
-        w.target.version,
-        w.expected.version + 1,
-        "every write bumps the version by one"
-    );
-    assert!(w.target.version <= MAX_VERSION);
-}
-
-fn exhausted_only_at_the_limit(result: Result<(), FencingError>, version: u64) {
-    if let Err(FencingError::VersionExhausted { version: v }) = result {
-        assert_eq!(v, version);
-        assert!(version >= MAX_VERSION, "exhausted below the limit");
-    }
-}
-
-/// The fenced planner (`src/fencing/`): entry, completion, scale, reconcile and recovery on
-/// any rows, owners, versions (up to and past exhaustion) and management-server tables.
+/// The fenced decisions: entry, completion, scale, reconcile and recovery on any rows, owners,
+/// versions (up to and past exhaustion) and management-server tables.
 pub fn fenced_planner(data: &[u8]) {
     let mut b = Bytes::new(data);
-    let profile = b.profile();
+    let machine = StateMachine::new(b.profile(), Mode::Fenced);
     let me = b.owner();
     let row = b.fence();
     let operation = Operation::ALL[usize::from(b.u8()) % Operation::ALL.len()];
-    let entry = fenced_entry(profile, operation, &row, me);
-    exhausted_only_at_the_limit(entry.map(|_| ()), row.token.version);
-    if let Ok(FencedEntry::Take { write, hold }) = entry {
-        check_write(&write);
-        assert!(row.owner.is_none(), "a held cluster is never taken");
-        assert_eq!(write.expected, row.token);
-        assert_eq!(write.owner, Some(me));
-        assert_eq!(hold.token, write.target);
-        for outcome in Outcome::ALL {
-            if let Ok(done) = fenced_completion(profile, &hold, outcome) {
-                check_write(&done);
-                assert_eq!(done.expected, hold.token);
-                assert_eq!(done.owner, None, "a completion releases the cluster");
-            }
+    match check_entry(machine, operation, &row, me) {
+        Ok(Entry::Transition(take) | Entry::Proceed(Some(take))) => {
+            assert!(row.owner.is_none(), "a held cluster is never taken");
+            assert_eq!(take.write.owner, Some(me));
         }
-    }
-    if let Ok(FencedEntry::Busy(owner)) = entry {
-        assert_eq!(row.owner, Some(owner));
+        Ok(Entry::Busy(owner)) => assert_eq!(row.owner, Some(owner)),
+        Ok(Entry::Proceed(None)) => panic!("fenced mode takes a cluster to proceed"),
+        _ => {}
     }
     let hold = Hold {
-        token: Token {
-            state: b.state(),
-            version: b.version(),
-        },
+        token: b.token(),
         moved_to: b.optional_state(),
     };
     for outcome in Outcome::ALL {
-        let done = fenced_completion(profile, &hold, outcome);
-        exhausted_only_at_the_limit(done.map(|_| ()), hold.token.version);
-        if let Ok(w) = done {
-            check_write(&w);
-            if let Some(event) = w.event {
-                assert_eq!(
-                    next_state(profile, w.expected.state, event),
-                    Some(w.target.state)
-                );
-            } else {
-                assert_eq!(w.target.state, w.expected.state);
-            }
-        }
+        check_completion(machine, hold, outcome);
     }
 
     let kind = ScaleKind::ALL[usize::from(b.u8()) % ScaleKind::ALL.len()];
-    let mut scale = FencedScale::new(profile, kind, row.token, me);
+    let mut scale = machine.scale(kind, row.token, me);
     for _ in 0..4 {
         let current = b.fence();
-        match scale.next_step(&current) {
-            Ok(FencedScaleStep::Take(w)) => {
-                check_write(&w);
+        let step = scale.next_step(&current);
+        exhausted_only_at_the_limit(machine, &step, row.token.version);
+        match step {
+            Ok(ScaleStep::Enter(take) | ScaleStep::SettingsOnly(Some(take))) => {
+                check_take(machine, &take, me);
                 assert_eq!(
-                    w.expected, row.token,
+                    take.write.expected, row.token,
                     "every take expects the token read at acceptance"
                 );
                 assert!(current.owner.is_none());
-                scale.mark_held(&w);
-                assert_eq!(scale.next_step(&current), Ok(FencedScaleStep::AlreadyHeld));
+                scale.mark_entered(&take);
+                let again = match take.hold.moved_to {
+                    Some(_) => ScaleStep::AlreadyEntered,
+                    None => ScaleStep::SettingsOnly(None),
+                };
+                assert_eq!(scale.next_step(&current), Ok(again));
                 if let Ok(Some(done)) = scale.completion(b.bool()) {
-                    check_write(&done);
+                    check_write(machine, &done);
                     assert_eq!(Some(done.expected), scale.hold().map(|h| h.token));
                 }
             }
-            Ok(FencedScaleStep::Busy(o)) => assert_eq!(current.owner, Some(o)),
-            Ok(_) => {}
-            Err(e) => exhausted_only_at_the_limit(Err(e), row.token.version),
+            Ok(ScaleStep::Busy(o)) => assert_eq!(current.owner, Some(o)),
+            _ => {}
         }
     }
 
     let scanner = b.owner();
     let listed = b.fence();
     let vms = VmSummary::ALL[usize::from(b.u8()) % VmSummary::ALL.len()];
-    if let Ok(plan) = plan_fenced_reconcile(profile, &listed, vms, scanner) {
-        assert!(
-            !listed.is_held() || plan.is_empty(),
-            "a held row is left alone"
-        );
-        let mut expected = listed.token;
-        for w in plan.steps() {
-            check_write(&w);
-            assert_eq!(
-                w.expected, expected,
-                "a chain expects the token its last step wrote"
-            );
-            expected = w.target;
-        }
-    }
+    check_reconcile(machine, &listed, vms, scanner);
 
     let n = usize::from(b.u8() % 16);
-    let candidates: Vec<FencedCandidate> = (0..n)
-        .map(|_| FencedCandidate {
+    let candidates: Vec<Candidate> = (0..n)
+        .map(|_| Candidate {
             id: u64::from(b.u8() % 8),
             fence: b.fence(),
         })
@@ -428,34 +742,73 @@ pub fn fenced_planner(data: &[u8]) {
             heartbeat_age_secs: if b.bool() { u64::from(b.u8()) } else { b.u64() },
         })
         .collect();
-    if let Ok(recoveries) = plan_fenced_recovery(profile, &candidates, &jobs, &[], &hosts) {
-        for r in recoveries {
-            check_write(&r.write);
-            assert_eq!(r.write.owner, None, "a recovery releases the cluster");
-            // Rows may repeat an id (even a token): one of them must justify the recovery.
-            let justified = candidates
-                .iter()
-                .filter(|c| c.id == r.cluster_id && c.fence.token == r.write.expected)
-                .any(|c| {
-                    is_fenced_candidate(&c.fence)
-                        && match c.fence.owner {
-                            Some(owner) => {
-                                owner
-                                    .job_id
-                                    .map_or(true, |j| !jobs.iter().any(|job| job.job_id == j))
-                                    // An msid that mshost does not show proves nothing.
-                                    && hosts.iter().any(|h| h.msid == owner.msid)
-                            }
-                            None => !jobs.iter().any(|j| j.cluster == JobRef::Unknown),
-                        }
-                });
-            assert!(justified, "a recovery no candidate row justifies: {r:?}");
+    let ended: Vec<u64> = (0..usize::from(b.u8() % 4))
+        .map(|_| u64::from(b.u8() % 16))
+        .collect();
+    let plan = machine.plan_recovery(&candidates, &jobs, &ended, &hosts);
+
+    // The streaming planner fed in pieces (jobs in chunks, hosts in two parts) plans the same.
+    let mut planner = RecoveryPlanner::new(machine, candidates.iter().copied());
+    for chunk in jobs.chunks(3) {
+        planner.add_jobs(chunk.iter().map(|j| j.cluster));
+    }
+    if planner.wants_owner_evidence() {
+        planner.add_job_ids(jobs.iter().map(|j| j.job_id));
+        planner.add_ended_jobs(ended.iter().copied());
+        let (first, second) = hosts.split_at(hosts.len() / 2);
+        planner.add_hosts(first);
+        planner.add_hosts(second);
+    }
+    assert_eq!(planner.finish(), plan, "fed in pieces or at once, one plan");
+
+    let is_candidate = |c: &&Candidate| machine.is_candidate(&c.fence);
+    let unknown_job = jobs.iter().any(|j| j.cluster == JobRef::Unknown);
+    match plan {
+        Err(WriteError::VersionExhausted { version }) => {
+            assert!(version >= MAX_VERSION);
+            assert!(candidates.iter().any(|c| c.fence.token.version == version));
+        }
+        Ok(RecoveryPlan::Skip) => assert!(!candidates.iter().any(|c| is_candidate(&c))),
+        Ok(RecoveryPlan::Wait) => {
+            assert!(unknown_job, "waits only on a job of an unknown cluster");
             assert!(
-                !jobs
+                candidates
                     .iter()
-                    .any(|j| j.cluster == JobRef::Cluster(r.cluster_id)),
-                "a cluster an IN_PROGRESS job names is never failed"
+                    .filter(is_candidate)
+                    .any(|c| !c.fence.is_held()),
+                "only an ownerless candidate waits"
             );
+        }
+        Ok(RecoveryPlan::Recover(recoveries)) => {
+            assert!(candidates.iter().any(|c| is_candidate(&c)));
+            for r in recoveries {
+                check_write(machine, &r.write);
+                assert_eq!(r.write.owner, None, "a recovery releases the cluster");
+                // Rows may repeat an id (even a token): one of them must justify the recovery.
+                let justified = candidates
+                    .iter()
+                    .filter(|c| c.id == r.cluster_id && c.fence.token == r.write.expected)
+                    .filter(is_candidate)
+                    .any(|c| match c.fence.owner {
+                        Some(owner) => {
+                            let live = owner
+                                .job_id
+                                .is_some_and(|j| jobs.iter().any(|job| job.job_id == j));
+                            let job_ended = owner.job_id.is_some_and(|j| ended.contains(&j));
+                            // An msid that mshost does not show proves nothing.
+                            !live && (job_ended || hosts.iter().any(|h| h.msid == owner.msid))
+                        }
+                        // Ownerless: failed by the table's row only, as in compat mode.
+                        None => !unknown_job && r.write.event == Some(Event::OperationFailed),
+                    });
+                assert!(justified, "a recovery no candidate row justifies: {r:?}");
+                assert!(
+                    !jobs
+                        .iter()
+                        .any(|j| j.cluster == JobRef::Cluster(r.cluster_id)),
+                    "a cluster an IN_PROGRESS job names is never failed"
+                );
+            }
         }
     }
 }

@@ -12,9 +12,11 @@ use super::codec;
 use super::codes::names;
 use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
-use crate::fencing::{MAX_VERSION, OWNER_GONE_AFTER_SECS};
+use super::operations::{pack_entry, CALLER};
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::{decide_entry, next_state, Profile};
+use crate::write::{Fence, MAX_VERSION, OWNER_GONE_AFTER_SECS};
+use crate::{next_state, Profile};
+use crate::{Mode, StateMachine};
 
 const NAMES_STATES: jint = names::STATES;
 const NAMES_EVENTS: jint = names::EVENTS;
@@ -116,8 +118,8 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     profile: jint,
     operation: jint,
     state: jint,
-) -> jint {
-    run(&mut env, codec::NONE, |_| {
+) -> jlong {
+    run(&mut env, 0, |_| {
         let profile = codec::profile("profile", profile)?;
         let operation = codec::operation("operation", operation)?;
         let state = codec::state("state", state)?;
@@ -125,7 +127,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-type PackedEntries = [[[jint; State::COUNT]; Operation::COUNT]; Profile::ALL.len()];
+type PackedEntries = [[[jlong; State::COUNT]; Operation::COUNT]; Profile::ALL.len()];
 
 /// Every packed entry decision, computed once by the core: the hot call is then one load. Random
 /// operations and states made the core's chain of table checks (row, proceed, nothing to do)
@@ -135,8 +137,12 @@ static PACKED_ENTRY: Lazy<PackedEntries> = Lazy::new(|| {
     for profile in Profile::ALL {
         for operation in Operation::ALL {
             for state in State::ALL {
+                let machine = StateMachine::new(profile, Mode::Compat);
+                let decision = machine
+                    .entry(operation, &Fence::of(state), CALLER)
+                    .expect("a compat entry writes no version");
                 packed[usize::from(profile.code())][operation as usize][state as usize] =
-                    codec::pack_entry(decide_entry(profile, operation, state));
+                    pack_entry(decision);
             }
         }
     }

@@ -1,16 +1,14 @@
-//! Codes in, packed primitives out: the encodings documented in `NativeBridge.java`.
+//! Codes in: each argument's code to the core's value, or an error naming the argument.
 
-use super::codes::{self, entry, packed};
 use super::errors::{bad_element, BridgeResult};
 use crate::completion::Outcome;
-use crate::entry::EntryDecision;
 use crate::error::CoreError;
+use crate::mode::Mode;
 use crate::reconcile::VmSummary;
 use crate::scaling::ScaleKind;
 use crate::table::{Event, Operation, Profile, State};
 
 pub(crate) const NONE: i32 = super::codes::argument::NONE;
-pub(crate) const NO_CODE: u32 = packed::NONE as u32;
 
 fn unknown(argument: &'static str, kind: &'static str, code: i32) -> CoreError {
     CoreError::UnknownCode {
@@ -77,67 +75,19 @@ pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary,
     VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
 }
 
-pub(crate) fn pack_entry(decision: EntryDecision) -> i32 {
-    let (kind, event, target) = match decision {
-        EntryDecision::Transition(u) => (
-            entry::TRANSITION,
-            u32::from(u.event.code()),
-            u32::from(u.target.code()),
-        ),
-        EntryDecision::Proceed => (entry::PROCEED, NO_CODE, NO_CODE),
-        EntryDecision::NothingToDo => (entry::NOTHING_TO_DO, NO_CODE, NO_CODE),
-        EntryDecision::Refuse(_) => (entry::REFUSE, NO_CODE, NO_CODE),
-    };
-    (kind as u32 | event << 8 | target << 16) as i32
-}
-
-/// How the stack writes: the mode argument of every decision that writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Compat,
-    Fenced,
-}
-
 pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, CoreError> {
-    match code {
-        codes::mode::COMPAT => Ok(Mode::Compat),
-        codes::mode::FENCED => Ok(Mode::Fenced),
-        _ => Err(unknown(argument, "mode", code)),
-    }
+    Mode::from_code(code).ok_or_else(|| unknown(argument, "mode", code))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decide_entry;
-
-    #[test]
-    fn entry_packs_kind_event_and_target_in_that_order() {
-        let packed = pack_entry(decide_entry(
-            Profile::Upstream,
-            Operation::Upgrade,
-            State::Running,
-        ));
-        assert_eq!(packed & 0xFF, entry::TRANSITION);
-        assert_eq!(
-            (packed >> 8) & 0xFF,
-            i32::from(Event::UpgradeRequested.code())
-        );
-        assert_eq!((packed >> 16) & 0xFF, i32::from(State::Upgrading.code()));
-        assert_eq!(
-            pack_entry(decide_entry(
-                Profile::Upstream,
-                Operation::Upgrade,
-                State::Stopped
-            )) & 0xFF,
-            entry::REFUSE
-        );
-    }
 
     #[test]
     fn modes_decode_by_their_codes_only() {
-        assert_eq!(mode("mode", codes::mode::COMPAT), Ok(Mode::Compat));
-        assert_eq!(mode("mode", codes::mode::FENCED), Ok(Mode::Fenced));
+        for m in Mode::ALL {
+            assert_eq!(mode("mode", m.code()), Ok(m));
+        }
         assert!(mode("mode", 7).is_err());
     }
 }

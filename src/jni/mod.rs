@@ -8,5 +8,6 @@ mod errors;
 mod logging;
 mod operations;
 mod recovery;
+mod results;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;

@@ -1,20 +1,22 @@
-//! `NativeBridge.planRecovery`: one scanner pass's orphan recovery, in either mode, from the
-//! candidates, jobs and hosts as primitive arrays.
+//! `NativeBridge.planRecovery`: one scanner pass's orphan recovery from the candidates, jobs and
+//! hosts as primitive arrays. The rows' fence columns are read when the mode has them; the jobs'
+//! ids, the ended jobs and the hosts when the core asks for owner evidence.
 
 use jni::objects::{JClass, JIntArray, JLongArray};
 use jni::sys::{jint, jlong, jlongArray};
 use jni::JNIEnv;
 
 use super::arrays::{array_length, new_longs, read_ints, read_longs, same_length, LongChunks};
-use super::codec::{self, Mode, NO_CODE};
-use super::codes::{gone, host, recovery};
+use super::codec;
+use super::codes::{gone, host, recovery, recovery_entry, recovery_header};
 use super::errors::{bad_element, run, BridgeResult};
-use crate::fencing::{
-    plan_fenced_recovery_pass, Fence, FencedCandidate, FencedRecoveryPlan, GoneReason,
-    InProgressJob, MsHost, MsStatus, Owner, Token,
+use super::operations::machine;
+use super::results;
+use crate::machine::StateMachine;
+use crate::recovery::{
+    Candidate, GoneReason, JobRef, MsHost, MsStatus, RecoveryPlan, RecoveryPlanner,
 };
-use crate::recovery::{ClusterRow, JobRef, RecoveryPlan, RecoveryPlanner};
-use crate::table::{Event, Profile, State};
+use crate::write::{Fence, Owner, Token};
 
 /// A non-negative id, or None for -1.
 fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<Option<u64>> {
@@ -45,7 +47,7 @@ struct CandidateArrays {
 }
 
 impl CandidateArrays {
-    fn decode(&self) -> BridgeResult<Vec<FencedCandidate>> {
+    fn decode(&self) -> BridgeResult<Vec<Candidate>> {
         let n = self.ids.len();
         same_length("clusterVersions", self.versions.len(), "clusterIds", n)?;
         same_length("ownerMsids", self.msids.len(), "clusterIds", n)?;
@@ -63,7 +65,7 @@ impl CandidateArrays {
                     job_id: optional_id("ownerJobIds", i, self.job_ids[i])?,
                 }),
             };
-            out.push(FencedCandidate {
+            out.push(Candidate {
                 id: id("clusterIds", i, self.ids[i])?,
                 fence: Fence {
                     token: Token { state, version },
@@ -73,20 +75,6 @@ impl CandidateArrays {
         }
         Ok(out)
     }
-}
-
-fn jobs(job_ids: &[jlong], cluster_ids: &[jlong]) -> BridgeResult<Vec<InProgressJob>> {
-    let mut out = Vec::with_capacity(job_ids.len());
-    for (i, (&job, &cluster)) in job_ids.iter().zip(cluster_ids).enumerate() {
-        out.push(InProgressJob {
-            job_id: id("jobIds", i, job)?,
-            cluster: match optional_id("jobClusterIds", i, cluster)? {
-                Some(c) => JobRef::Cluster(c),
-                None => JobRef::Unknown,
-            },
-        });
-    }
-    Ok(out)
 }
 
 fn hosts(
@@ -117,39 +105,20 @@ fn hosts(
     Ok(out)
 }
 
-fn reason_code(reason: GoneReason) -> u32 {
-    (match reason {
+fn reason_code(reason: GoneReason) -> i32 {
+    match reason {
         GoneReason::OwnerDown => gone::OWNER_DOWN,
         GoneReason::OwnerRestarted => gone::OWNER_RESTARTED,
         GoneReason::HeartbeatStale => gone::HEARTBEAT_STALE,
         GoneReason::NoOwnerNoJob => gone::NO_OWNER_NO_JOB,
         GoneReason::OwnerJobEnded => gone::OWNER_JOB_ENDED,
-    }) as u32
-}
-
-/// One recovery of the result: (cluster id, expected | event << 8 | target << 16 | reason << 24,
-/// expected version or -1 when the write compares none).
-fn recovery_entry(
-    cluster_id: u64,
-    (expected, event, target): (State, Option<Event>, State),
-    version: Option<u64>,
-    reason: GoneReason,
-) -> [jlong; 3] {
-    let packed = u32::from(expected.code())
-        | event.map_or(NO_CODE, |e| u32::from(e.code())) << 8
-        | u32::from(target.code()) << 16
-        | reason_code(reason) << 24;
-    [
-        cluster_id as jlong,
-        jlong::from(packed),
-        version.map_or(-1, |v| v as jlong),
-    ]
+    }
 }
 
 /// Feeds the job cluster ids to the compat planner chunk by chunk. Every id is checked, also
 /// after the plan stopped wanting jobs (no candidate, or an unknown job), so a bad id is reported
 /// wherever it is.
-fn feed_jobs<C: Iterator<Item = ClusterRow> + Clone>(
+fn feed_jobs<C: Iterator<Item = Candidate> + Clone>(
     planner: &mut RecoveryPlanner<C>,
     mut job_ids: LongChunks,
 ) -> BridgeResult<()> {
@@ -182,42 +151,82 @@ fn feed_jobs<C: Iterator<Item = ClusterRow> + Clone>(
     Ok(())
 }
 
-/// The compat pass: ids, states and job cluster ids only; the jobs (up to millions) are streamed
-/// through a small buffer, the rows are never built.
-fn plan_compat(
-    profile: Profile,
-    ids: &[jlong],
-    states: &[jint],
-    job_cluster_ids: LongChunks,
-) -> BridgeResult<(i32, Vec<jlong>)> {
-    if let Some(i) = ids.iter().position(|&id| id < 0) {
-        return Err(bad_element(
-            "clusterIds",
-            i,
-            format!("negative cluster id {}", ids[i]),
-        ));
-    }
-    let states: Vec<State> = codec::states("clusterStates", states)?;
-    let rows = ids.iter().zip(&states).map(|(&id, &state)| ClusterRow {
-        id: id as u64,
-        state,
-    });
-    let mut planner = RecoveryPlanner::new(profile, rows);
-    feed_jobs(&mut planner, job_cluster_ids)?;
-    Ok(match planner.finish() {
-        RecoveryPlan::Skip => (recovery::SKIP, Vec::new()),
-        RecoveryPlan::Wait => (recovery::WAIT, Vec::new()),
-        RecoveryPlan::Recover(recoveries) => {
-            let mut out = Vec::with_capacity(3 * recoveries.len());
-            for r in recoveries {
-                let u = r.update;
-                let write = (u.expected, Some(u.event), u.target);
-                let reason = GoneReason::NoOwnerNoJob;
-                out.extend(recovery_entry(r.cluster_id, write, None, reason));
-            }
-            (recovery::RECOVER, out)
-        }
+/// The evidence about owners: the IN_PROGRESS jobs' ids, the ended jobs and the hosts.
+struct OwnerEvidence {
+    job_ids: Vec<u64>,
+    ended: Vec<u64>,
+    hosts: Vec<MsHost>,
+}
+
+fn read_evidence(env: &JNIEnv, input: &Inputs) -> BridgeResult<OwnerEvidence> {
+    let ids = read_longs(env, "jobIds", input.job_ids)?;
+    let clusters = array_length(env, "jobClusterIds", input.job_clusters)?;
+    same_length("jobClusterIds", clusters, "jobIds", ids.len())?;
+    Ok(OwnerEvidence {
+        job_ids: checked_ids("jobIds", &ids)?,
+        ended: checked_ids("endedJobIds", &read_longs(env, "endedJobIds", input.ended)?)?,
+        hosts: hosts(
+            &read_longs(env, "hostMsids", input.hosts.0)?,
+            &read_longs(env, "hostRunids", input.hosts.1)?,
+            &read_ints(env, "hostStatuses", input.host_statuses)?,
+            &read_longs(env, "hostAges", input.host_ages)?,
+        )?,
     })
+}
+
+/// Plans the pass over `clusters`: the jobs' clusters (up to millions) stream through a small
+/// buffer. Only rows with fence columns can be held, so only then is the owner evidence read.
+fn plan<C: Iterator<Item = Candidate> + Clone>(
+    env: &JNIEnv,
+    machine: StateMachine,
+    clusters: C,
+    input: &Inputs,
+) -> BridgeResult<RecoveryPlan> {
+    let evidence = if machine.mode.reads_fence() {
+        Some(read_evidence(env, input)?)
+    } else {
+        None
+    };
+    let mut planner = RecoveryPlanner::new(machine, clusters);
+    feed_jobs(
+        &mut planner,
+        LongChunks::new(env, "jobClusterIds", input.job_clusters)?,
+    )?;
+    if let Some(e) = evidence {
+        planner.add_job_ids(e.job_ids);
+        planner.add_ended_jobs(e.ended);
+        planner.add_hosts(&e.hosts);
+    }
+    Ok(planner.finish()?)
+}
+
+fn checked_ids(argument: &'static str, values: &[jlong]) -> BridgeResult<Vec<u64>> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| id(argument, i, v))
+        .collect()
+}
+
+/// [kind, count, then per recovery (cluster id, expected token, write with its reason as kind)].
+fn pack_plan(plan: &RecoveryPlan) -> Vec<jlong> {
+    let (kind, recoveries) = match plan {
+        RecoveryPlan::Skip => (recovery::SKIP, &[][..]),
+        RecoveryPlan::Wait => (recovery::WAIT, &[][..]),
+        RecoveryPlan::Recover(r) => (recovery::RECOVER, &r[..]),
+    };
+    let stride = recovery_entry::LENGTH as usize;
+    let mut out = vec![0; recovery_header::LENGTH as usize + stride * recoveries.len()];
+    out[recovery_header::KIND as usize] = jlong::from(kind);
+    out[recovery_header::COUNT as usize] = recoveries.len() as jlong;
+    for (i, r) in recoveries.iter().enumerate() {
+        let slot = recovery_header::LENGTH as usize + stride * i;
+        out[slot + recovery_entry::CLUSTER as usize] = r.cluster_id as jlong;
+        out[slot + recovery_entry::EXPECTED as usize] = results::token(&r.write.expected);
+        out[slot + recovery_entry::WRITE as usize] =
+            results::write(reason_code(r.reason), &r.write);
+    }
+    out
 }
 
 /// Result: [kind (skip, wait, recover), n, then n × (cluster id, packed (expected, event, target,
@@ -247,8 +256,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     host_ages: JLongArray<'local>,
 ) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let mode = codec::mode("mode", mode)?;
-        let profile = codec::profile("profile", profile)?;
+        let machine = machine(mode, profile)?;
         let ids = read_longs(env, "clusterIds", &cluster_ids)?;
         let states = read_ints(env, "clusterStates", &cluster_states)?;
         let n = ids.len();
@@ -270,89 +278,57 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         }
         array_length(env, "hostStatuses", &host_statuses)?;
         let job_count = array_length(env, "jobClusterIds", &job_cluster_ids)?;
-        let (kind, recoveries) = if mode == Mode::Compat {
-            let chunks = LongChunks::new(env, "jobClusterIds", &job_cluster_ids)?;
-            plan_compat(profile, &ids, &states, chunks)?
-        } else {
-            plan_fenced(
-                env,
-                profile,
-                CandidateArrays {
-                    ids,
-                    states,
-                    versions: read_longs(env, "clusterVersions", &cluster_versions)?,
-                    msids: read_longs(env, "ownerMsids", &owner_msids)?,
-                    runids: read_longs(env, "ownerRunids", &owner_runids)?,
-                    job_ids: read_longs(env, "ownerJobIds", &owner_job_ids)?,
-                },
-                FencedInputs {
-                    job_ids: &job_ids,
-                    job_clusters: &job_cluster_ids,
-                    ended: &ended_job_ids,
-                    hosts: (&host_msids, &host_runids),
-                    host_statuses: &host_statuses,
-                    host_ages: &host_ages,
-                },
-            )?
+        let input = Inputs {
+            job_ids: &job_ids,
+            job_clusters: &job_cluster_ids,
+            ended: &ended_job_ids,
+            hosts: (&host_msids, &host_runids),
+            host_statuses: &host_statuses,
+            host_ages: &host_ages,
         };
-        let mut out = Vec::with_capacity(2 + recoveries.len());
-        out.extend([jlong::from(kind), (recoveries.len() / 3) as jlong]);
-        out.extend(recoveries);
+        let plan = if machine.mode.reads_fence() {
+            let candidates = CandidateArrays {
+                ids,
+                states,
+                versions: read_longs(env, "clusterVersions", &cluster_versions)?,
+                msids: read_longs(env, "ownerMsids", &owner_msids)?,
+                runids: read_longs(env, "ownerRunids", &owner_runids)?,
+                job_ids: read_longs(env, "ownerJobIds", &owner_job_ids)?,
+            }
+            .decode()?;
+            plan(env, machine, candidates.iter().copied(), &input)?
+        } else {
+            if let Some(i) = ids.iter().position(|&id| id < 0) {
+                return Err(bad_element(
+                    "clusterIds",
+                    i,
+                    format!("negative cluster id {}", ids[i]),
+                ));
+            }
+            let states = codec::states("clusterStates", &states)?;
+            let rows = ids.iter().zip(&states).map(|(&id, &state)| Candidate {
+                id: id as u64,
+                fence: Fence::of(state),
+            });
+            plan(env, machine, rows, &input)?
+        };
+        let out = pack_plan(&plan);
         log::debug!(
-            "{mode:?} recovery plan for {n} candidates and {job_count} jobs: {} to recover (kind {kind})",
-            (out.len() - 2) / 3
+            "{:?} recovery plan for {n} candidates and {job_count} jobs: {} to recover (kind {})",
+            machine.mode,
+            out[recovery_header::COUNT as usize],
+            out[recovery_header::KIND as usize]
         );
         Ok(new_longs(env, &out)?.into_raw())
     })
 }
 
-/// The fenced pass's inputs besides the candidates: jobs, ended jobs and hosts, as Java passed them.
-struct FencedInputs<'a, 'local> {
+/// The pass's inputs besides the candidates: jobs, ended jobs and hosts, as Java passed them.
+struct Inputs<'a, 'local> {
     job_ids: &'a JLongArray<'local>,
     job_clusters: &'a JLongArray<'local>,
     ended: &'a JLongArray<'local>,
     hosts: (&'a JLongArray<'local>, &'a JLongArray<'local>),
     host_statuses: &'a JIntArray<'local>,
     host_ages: &'a JLongArray<'local>,
-}
-
-fn plan_fenced(
-    env: &JNIEnv,
-    profile: Profile,
-    candidates: CandidateArrays,
-    input: FencedInputs,
-) -> BridgeResult<(i32, Vec<jlong>)> {
-    let candidates = candidates.decode()?;
-    let job_ids = read_longs(env, "jobIds", input.job_ids)?;
-    let job_clusters = read_longs(env, "jobClusterIds", input.job_clusters)?;
-    same_length("jobClusterIds", job_clusters.len(), "jobIds", job_ids.len())?;
-    let jobs = jobs(&job_ids, &job_clusters)?;
-    let hosts = hosts(
-        &read_longs(env, "hostMsids", input.hosts.0)?,
-        &read_longs(env, "hostRunids", input.hosts.1)?,
-        &read_ints(env, "hostStatuses", input.host_statuses)?,
-        &read_longs(env, "hostAges", input.host_ages)?,
-    )?;
-    let ended = read_longs(env, "endedJobIds", input.ended)?
-        .iter()
-        .enumerate()
-        .map(|(i, &job)| id("endedJobIds", i, job))
-        .collect::<BridgeResult<Vec<u64>>>()?;
-    Ok(
-        match plan_fenced_recovery_pass(profile, &candidates, &jobs, &ended, &hosts)? {
-            FencedRecoveryPlan::Skip => (recovery::SKIP, Vec::new()),
-            FencedRecoveryPlan::Wait => (recovery::WAIT, Vec::new()),
-            FencedRecoveryPlan::Recover(recoveries) => (
-                recovery::RECOVER,
-                recoveries
-                    .iter()
-                    .flat_map(|r| {
-                        let w = r.write;
-                        let write = (w.expected.state, w.event, w.target.state);
-                        recovery_entry(r.cluster_id, write, Some(w.expected.version), r.reason)
-                    })
-                    .collect(),
-            ),
-        },
-    )
 }

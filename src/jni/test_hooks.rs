@@ -1,11 +1,13 @@
 //! Native methods of the tests' `NativeTestHooks` (java/library/src/test), built only with the
 //! cargo feature `test-hooks`: the library the jar ships has none of them.
 
-use jni::objects::{JClass, JString};
-use jni::sys::jint;
+use jni::objects::{JClass, JLongArray, JString};
+use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
-use super::errors::{run, BridgeError};
+use super::arrays::{read_longs, same_length};
+use super::codes::layout;
+use super::errors::{bad_element, run, BridgeError};
 
 /// The benchmark floor: no catch_unwind, no conversion.
 #[no_mangle]
@@ -32,5 +34,44 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
         };
         let code = 42;
         panic!("{text} (forced, code {code})");
+    })
+}
+
+/// Packs one value per field (in the spec's order) with the core's generated packer of `layout`,
+/// for the Java readers' round-trip test.
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_pack(
+    mut env: JNIEnv,
+    _class: JClass,
+    layout: JString,
+    values: JLongArray,
+) -> jlong {
+    run(&mut env, 0, |env| {
+        if layout.is_null() {
+            return Err(BridgeError::Input("layout must not be null".to_string()));
+        }
+        let name: String = env.get_string(&layout)?.into();
+        let v: Vec<u64> = read_longs(env, "values", &values)?
+            .iter()
+            .map(|&x| x as u64)
+            .collect();
+        let fields = match name.as_str() {
+            "write" => &layout::write::FIELDS[..],
+            "token" => &layout::token::FIELDS[..],
+            _ => return Err(BridgeError::Input(format!("layout: unknown '{name}'"))),
+        };
+        same_length("values", v.len(), "the layout's fields", fields.len())?;
+        if let Some(i) = (0..v.len()).find(|&i| v[i] > fields[i].1.max()) {
+            return Err(bad_element(
+                "values",
+                i,
+                format!("{} exceeds the field", v[i]),
+            ));
+        }
+        let packed = match name.as_str() {
+            "write" => layout::write::pack(v[0], v[1], v[2], v[3], v[4]),
+            _ => layout::token::pack(v[0], v[1]),
+        };
+        Ok(packed as jlong)
     })
 }

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use cks_state::{State, StateUpdate};
+use cks_state::{State, StateUpdate, Write};
 
 pub struct ClusterCell {
     pub state: State,
@@ -21,6 +21,18 @@ impl ClusterCell {
         } else {
             false
         }
+    }
+
+    /// A compat-mode write, as the DAO issues it: a compare-and-set on the state alone, no
+    /// version and no owner.
+    pub fn write(&mut self, write: &Write) -> bool {
+        assert!(
+            !write.versioned(),
+            "a compat write compares no version: {write:?}"
+        );
+        assert_eq!(write.owner, None, "a compat write stores no owner");
+        let update = write.update().expect("a compat write moves the state");
+        self.compare_and_set(update)
     }
 }
 

@@ -1,14 +1,18 @@
 //! The shared database: cluster rows with compare-and-set, the async job table, `mshost`.
 //! Compat mode: `WHERE id = ? AND state = ?`; fenced: `... AND state_version = ?`.
 
-use cks_state::fencing::{FencedWrite, InProgressJob, MsHost, MsStatus};
-use cks_state::{next_state, Event, Fence, JobRef, Owner, Profile, State, StateUpdate, Token};
+use cks_state::{
+    next_state, Event, Fence, InProgressJob, JobRef, MsHost, MsStatus, Owner, Profile, State,
+    StateUpdate, Token, Write,
+};
 
-/// One compare-and-set as a mode issues it.
+/// One compare-and-set as the DAO of a mode issues it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Write {
+pub enum Statement {
+    /// Compat: `SET state = target WHERE id = ? AND state = expected`.
     State(StateUpdate),
-    Fenced(FencedWrite),
+    /// Fenced: also the version and the owner.
+    Fenced(Write),
 }
 
 pub struct ClusterRow {
@@ -85,22 +89,22 @@ impl Database {
     }
 
     /// The compare-and-set: true when the row changed.
-    pub fn apply(&mut self, id: usize, write: &Write) -> bool {
+    pub fn apply(&mut self, id: usize, write: &Statement) -> bool {
         let row = &mut self.clusters[id];
         let before = row.state;
         let event = match write {
-            Write::State(u) if row.state == u.expected => {
+            Statement::State(u) if row.state == u.expected => {
                 row.state = u.target;
                 Some(u.event)
             }
-            Write::Fenced(w) if !self.compare_versions && row.state == w.expected.state => {
+            Statement::Fenced(w) if !self.compare_versions && row.state == w.expected.state => {
                 // `SET state_version = state_version + 1 ... WHERE id = ? AND state = ?`
                 row.state = w.target.state;
                 row.version += 1;
                 row.owner = w.owner;
                 w.event
             }
-            Write::Fenced(w)
+            Statement::Fenced(w)
                 if row.state == w.expected.state && row.version == w.expected.version =>
             {
                 if w.target.version != row.version + 1 {

@@ -3,16 +3,10 @@
 
 use std::collections::VecDeque;
 
-use cks_state::fencing::{
-    is_fenced_candidate, plan_fenced_reconcile, plan_fenced_recovery, FencedCandidate,
-};
-use cks_state::{
-    plan_reconcile, plan_recovery, ClusterRow, JobRef, Owner, RecoveryPlan, State, VmSummary,
-};
+use cks_state::{Candidate, Owner, RecoveryPlan, State, VmSummary, Write};
 
-use super::db::Write;
 use super::oracle::Role;
-use super::shared::{Mode, Shared};
+use super::shared::Shared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Step {
@@ -37,7 +31,7 @@ pub struct Scanner {
     me: Owner,
     step: Step,
     read_seq: u64,
-    candidates: Vec<FencedCandidate>,
+    candidates: Vec<Candidate>,
     recoveries: VecDeque<(usize, Write)>,
     chains: VecDeque<Chain>,
 }
@@ -76,22 +70,17 @@ impl Scanner {
     fn read_clusters(&mut self, sh: &mut Shared) -> Step {
         self.read_seq = sh.oracle.tick();
         self.candidates = (0..sh.db.clusters.len())
-            .map(|id| FencedCandidate {
+            .map(|id| Candidate {
                 id: id as u64,
                 fence: sh.db.fence(id),
             })
             .collect();
-        let any = match sh.mode {
-            Mode::Compat => self
-                .candidates
-                .iter()
-                .any(|c| c.fence.token.state.is_orphan_candidate()),
-            Mode::Fenced | Mode::FencedStateOnlyCas => self
-                .candidates
-                .iter()
-                .any(|c| is_fenced_candidate(&c.fence)),
-        };
-        if any {
+        let machine = sh.machine();
+        if self
+            .candidates
+            .iter()
+            .any(|c| machine.is_candidate(&c.fence))
+        {
             Step::ReadJobs
         } else {
             Step::List
@@ -100,35 +89,16 @@ impl Scanner {
 
     fn read_jobs(&mut self, sh: &mut Shared) -> Step {
         let jobs = sh.db.in_progress_jobs();
-        let profile = sh.db.profile;
-        match sh.mode {
-            Mode::Compat => {
-                let rows: Vec<ClusterRow> = self
-                    .candidates
-                    .iter()
-                    .map(|c| ClusterRow {
-                        id: c.id,
-                        state: c.fence.token.state,
-                    })
-                    .collect();
-                let refs: Vec<JobRef> = jobs.iter().map(|j| j.cluster).collect();
-                if let RecoveryPlan::Recover(list) = plan_recovery(profile, &rows, refs) {
-                    self.recoveries = list
-                        .iter()
-                        .map(|r| (r.cluster_id as usize, Write::State(r.update)))
-                        .collect();
-                }
-            }
-            Mode::Fenced | Mode::FencedStateOnlyCas => {
-                let hosts = sh.db.hosts();
-                let ended = sh.db.ended_job_ids();
-                let list = plan_fenced_recovery(profile, &self.candidates, &jobs, &ended, &hosts)
-                    .expect("versions stay far below MAX_VERSION");
-                self.recoveries = list
-                    .iter()
-                    .map(|r| (r.cluster_id as usize, Write::Fenced(r.write)))
-                    .collect();
-            }
+        let (hosts, ended) = (sh.db.hosts(), sh.db.ended_job_ids());
+        let plan = sh
+            .machine()
+            .plan_recovery(&self.candidates, &jobs, &ended, &hosts)
+            .expect("versions stay far below MAX_VERSION");
+        if let RecoveryPlan::Recover(list) = plan {
+            self.recoveries = list
+                .iter()
+                .map(|r| (r.cluster_id as usize, r.write))
+                .collect();
         }
         let (now, planned) = (sh.db.now, &self.recoveries);
         sh.trace.note([14, planned.len() as u64, 0, now], || {
@@ -165,24 +135,17 @@ impl Scanner {
     }
 
     fn list(&mut self, sh: &mut Shared) -> Step {
-        let profile = sh.db.profile;
+        let machine = sh.machine();
         for cluster in 0..sh.db.clusters.len() {
             let row = sh.db.fence(cluster);
             if !matches!(row.token.state, State::Alert | State::Running) {
                 continue;
             }
             let vms = Self::vms(sh, row.token.state);
-            let steps: Vec<Write> = match sh.mode {
-                Mode::Compat => plan_reconcile(profile, row.token.state, vms)
-                    .steps()
-                    .map(Write::State)
-                    .collect(),
-                Mode::Fenced | Mode::FencedStateOnlyCas => {
-                    plan_fenced_reconcile(profile, &row, vms, self.me)
-                        .map(|p| p.steps().map(Write::Fenced).collect())
-                        .unwrap_or_default()
-                }
-            };
+            let steps: Vec<Write> = machine
+                .reconcile(&row, vms, self.me)
+                .map(|p| p.steps().collect())
+                .unwrap_or_default();
             if !steps.is_empty() {
                 self.chains.push_back(Chain {
                     cluster,

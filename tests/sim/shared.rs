@@ -1,6 +1,8 @@
 //! The state every actor of one run touches: the database, the servers, the oracle, the dice.
 
-use super::db::{Database, Write};
+use cks_state::{Profile, StateMachine, Write};
+
+use super::db::{Database, Statement};
 use super::oracle::{Oracle, Violation};
 use super::rng::Rng;
 use super::servers::Server;
@@ -19,6 +21,30 @@ impl Mode {
     pub fn is_fenced(self) -> bool {
         self != Mode::Compat
     }
+
+    /// The core's mode: the DAO's lost token is no mode of the core.
+    pub fn core(self) -> cks_state::Mode {
+        match self {
+            Mode::Compat => cks_state::Mode::Compat,
+            Mode::Fenced | Mode::FencedStateOnlyCas => cks_state::Mode::Fenced,
+        }
+    }
+
+    pub fn machine(self, profile: Profile) -> StateMachine {
+        StateMachine::new(profile, self.core())
+    }
+
+    /// The statement the DAO issues for one of the core's writes.
+    pub fn statement(self, write: &Write) -> Statement {
+        if self.is_fenced() {
+            return Statement::Fenced(*write);
+        }
+        assert!(
+            !write.versioned() && write.owner.is_none(),
+            "a compat write compares the state alone: {write:?}"
+        );
+        Statement::State(write.update().expect("a compat write moves the state"))
+    }
 }
 
 pub struct Shared {
@@ -31,9 +57,15 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The decisions of this run's stack.
+    pub fn machine(&self) -> StateMachine {
+        self.mode.machine(self.db.profile)
+    }
+
     /// Issues one compare-and-set on `cluster` for `who` and logs it.
     pub fn write(&mut self, cluster: usize, write: &Write, who: usize) -> bool {
-        let hit = self.db.apply(cluster, write);
+        let write = self.mode.statement(write);
+        let hit = self.db.apply(cluster, &write);
         let row = &self.db.clusters[cluster];
         let (state, version) = (row.state, row.version);
         self.trace.note(

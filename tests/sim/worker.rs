@@ -1,17 +1,13 @@
 //! One operation's worker: read, enter, work, complete, finish the job, one step at a time so
 //! the scheduler can interleave or crash it between any two steps.
 
-use cks_state::fencing::{
-    fenced_completion, fenced_entry, FencedEntry, FencedScale, FencedScaleStep, Hold,
-};
 use cks_state::{
-    complete, decide_entry, Completion, EntryDecision, Fence, Operation, Outcome, Owner, ScaleKind,
-    ScaleOperation, ScalingStep, State,
+    Entry, Fence, Hold, Operation, Outcome, Owner, Scale, ScaleKind, ScaleStep, State,
 };
 
-use super::db::{JobStatus, Write};
+use super::db::JobStatus;
 use super::oracle::Role;
-use super::shared::{Mode, Shared};
+use super::shared::Shared;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Request {
@@ -41,12 +37,10 @@ pub struct Worker {
     read: Option<Fence>,
     outcome: Outcome,
     work: u8,
-    // Compat: the state this operation moved the cluster to.
-    moved_to: Option<State>,
-    compat_scale: Option<ScaleOperation>,
-    // Fenced: the token this operation holds the cluster by.
+    /// What this operation's entry write left it (none when it wrote nothing: a compat proceed).
     hold: Option<Hold>,
-    fenced_scale: Option<FencedScale>,
+    /// A scale keeps its own hold.
+    scale: Option<Scale>,
 }
 
 fn job_status(outcome: Outcome) -> JobStatus {
@@ -80,10 +74,8 @@ impl Worker {
             read: None,
             outcome,
             work: 1 + sh.rng.below(3) as u8,
-            moved_to: None,
-            compat_scale: None,
             hold: None,
-            fenced_scale: None,
+            scale: None,
         }
     }
 
@@ -137,17 +129,11 @@ impl Worker {
         let Request::Scale(kind) = self.request else {
             return Step::Enter;
         };
-        let profile = sh.db.profile;
-        let compat = ScaleOperation::new(profile, kind, row.token.state);
-        if compat.check().is_err() {
+        let scale = sh.machine().scale(kind, row.token, self.me);
+        if scale.check().is_err() {
             return Step::FinishJob(JobStatus::Failed);
         }
-        match sh.mode {
-            Mode::Compat => self.compat_scale = Some(compat),
-            Mode::Fenced | Mode::FencedStateOnlyCas => {
-                self.fenced_scale = Some(FencedScale::new(profile, kind, row.token, self.me))
-            }
-        }
+        self.scale = Some(scale);
         Step::Scale
     }
 
@@ -155,108 +141,65 @@ impl Worker {
         let (Request::Plain(operation), Some(row)) = (self.request, self.read) else {
             return Step::FinishJob(JobStatus::Failed);
         };
-        let profile = sh.db.profile;
         let from = row.token.state;
-        match sh.mode {
-            Mode::Compat => match decide_entry(profile, operation, from) {
-                EntryDecision::Transition(u)
-                    if sh.write(self.cluster, &Write::State(u), self.truth) =>
-                {
-                    self.moved_to = Some(u.target);
-                    self.go_inside(sh, from)
-                }
-                EntryDecision::Proceed => self.go_inside(sh, from),
-                EntryDecision::NothingToDo => Step::FinishJob(JobStatus::Succeeded),
-                EntryDecision::Transition(_) | EntryDecision::Refuse(_) => {
-                    Step::FinishJob(JobStatus::Failed)
-                }
-            },
-            Mode::Fenced | Mode::FencedStateOnlyCas => {
-                match fenced_entry(profile, operation, &row, self.me) {
-                    Ok(FencedEntry::Take { write, hold })
-                        if sh.write(self.cluster, &Write::Fenced(write), self.truth) =>
-                    {
-                        self.hold = Some(hold);
-                        self.go_inside(sh, from)
-                    }
-                    Ok(FencedEntry::NothingToDo) => Step::FinishJob(JobStatus::Succeeded),
-                    _ => Step::FinishJob(JobStatus::Failed),
-                }
+        match sh.machine().entry(operation, &row, self.me) {
+            Ok(Entry::Transition(take) | Entry::Proceed(Some(take)))
+                if sh.write(self.cluster, &take.write, self.truth) =>
+            {
+                self.hold = Some(take.hold);
+                self.go_inside(sh, from)
             }
+            // Compat: go ahead without a write.
+            Ok(Entry::Proceed(None)) => self.go_inside(sh, from),
+            Ok(Entry::NothingToDo) => Step::FinishJob(JobStatus::Succeeded),
+            _ => Step::FinishJob(JobStatus::Failed),
         }
     }
 
     /// The first scaling step re-reads the row, then enters (or, from Created, proceeds).
     fn scale_step(&mut self, sh: &mut Shared) -> Step {
         let current = sh.db.fence(self.cluster);
-        if let Some(mut op) = self.compat_scale {
-            let from = op.started_from();
-            let next = match op.next_step(current.token.state) {
-                // The settings change is a separate write: a start may slip in before it.
-                ScalingStep::ChangeSettingsOnly => {
-                    self.go_inside(sh, from);
-                    Step::WriteSettings
-                }
-                ScalingStep::Enter(u) if sh.write(self.cluster, &Write::State(u), self.truth) => {
-                    op.mark_entered();
-                    self.go_inside(sh, from)
-                }
-                ScalingStep::AlreadyEntered => Step::Work(self.work),
-                _ => Step::FinishJob(JobStatus::Failed),
-            };
-            self.compat_scale = Some(op);
-            return next;
-        }
-        let (Some(mut op), Some(read)) = (self.fenced_scale, self.read) else {
+        let Some(mut op) = self.scale else {
             return Step::FinishJob(JobStatus::Failed);
         };
+        let from = op.started().state;
         let next = match op.next_step(&current) {
-            Ok(FencedScaleStep::Take(w))
-                if sh.write(self.cluster, &Write::Fenced(w), self.truth) =>
-            {
-                op.mark_held(&w);
-                self.go_inside(sh, read.token.state)
+            // Compat: the settings change is a separate write, a start may slip in before it.
+            Ok(ScaleStep::SettingsOnly(None)) if op.hold().is_none() => {
+                self.go_inside(sh, from);
+                Step::WriteSettings
             }
-            Ok(FencedScaleStep::AlreadyHeld) => Step::Work(self.work),
+            // Fenced from Created: the take keeps the state; the settings ride on the release.
+            Ok(ScaleStep::Enter(take) | ScaleStep::SettingsOnly(Some(take)))
+                if sh.write(self.cluster, &take.write, self.truth) =>
+            {
+                op.mark_entered(&take);
+                self.go_inside(sh, from)
+            }
+            Ok(ScaleStep::AlreadyEntered | ScaleStep::SettingsOnly(None)) => Step::Work(self.work),
             _ => Step::FinishJob(JobStatus::Failed),
         };
-        self.fenced_scale = Some(op);
+        self.scale = Some(op);
         next
     }
 
-    fn completion_write(&self, sh: &Shared) -> Option<Write> {
-        let profile = sh.db.profile;
+    fn completion_write(&self, sh: &Shared) -> Option<cks_state::Write> {
         let succeeded = self.outcome == Outcome::Succeeded;
-        match sh.mode {
-            Mode::Compat => {
-                let completion = match &self.compat_scale {
-                    Some(op) => op.completion(succeeded),
-                    None => complete(profile, self.moved_to, self.outcome),
-                };
-                match completion {
-                    Completion::CompareAndSet(u) => Some(Write::State(u)),
-                    Completion::LeaveIt => None,
-                }
-            }
-            Mode::Fenced | Mode::FencedStateOnlyCas => {
-                let write = match (&self.fenced_scale, &self.hold) {
-                    (Some(op), _) => op.completion(succeeded).ok().flatten(),
-                    (None, Some(hold)) => fenced_completion(profile, hold, self.outcome).ok(),
-                    (None, None) => None,
-                };
-                write.map(Write::Fenced)
-            }
-        }
+        let write = match &self.scale {
+            Some(op) => op.completion(succeeded),
+            None => sh.machine().completion(self.hold, self.outcome),
+        };
+        write.expect("versions stay far below MAX_VERSION")
     }
 
     fn complete(&mut self, sh: &mut Shared) -> Step {
         let status = job_status(self.outcome);
         match self.completion_write(sh) {
             Some(w) if sh.write(self.cluster, &w, self.truth) => {
-                let created_scale_done = sh.mode.is_fenced()
-                    && status == JobStatus::Succeeded
+                // Held without a move: a fenced scale from Created (compat holds nothing there).
+                let created_scale_done = status == JobStatus::Succeeded
                     && self
-                        .fenced_scale
+                        .scale
                         .is_some_and(|op| op.hold().is_some_and(|h| h.moved_to.is_none()));
                 if created_scale_done {
                     // Fenced: the settings change rides on the releasing write.

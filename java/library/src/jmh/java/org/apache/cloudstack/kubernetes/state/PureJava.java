@@ -149,17 +149,19 @@ final class PureJava {
             EntryDecision<S, E> decision;
             switch (kind) {
                 case 0:
-                    decision = new EntryDecision<>(EntryDecision.Kind.TRANSITION, StateWrite.of(new StateUpdate<>(current,
-                            first, to)), null, null, -1, null);
+                    StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(current, first, to));
+                    decision = new EntryDecision<>(EntryDecision.Kind.TRANSITION, write,
+                            new Hold<>(write.target(), to), null, null, -1, null);
                     break;
                 case 1:
-                    decision = new EntryDecision<>(EntryDecision.Kind.PROCEED, null, null, null, -1, null);
+                    decision = new EntryDecision<>(EntryDecision.Kind.PROCEED, null,
+                            new Hold<>(Token.of(current), null), null, null, -1, null);
                     break;
                 case 2:
-                    decision = new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, -1, null);
+                    decision = new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, null, -1, null);
                     break;
                 default:
-                    decision = new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, operation,
+                    decision = new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, null, operation,
                             codeByOrdinal[current.ordinal()], null);
                     break;
             }

@@ -64,10 +64,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     }
 
     private static final class DecodedEntry<S, E> {
-        final int packed;
+        final long packed;
         final EntryDecision<S, E> decision;
 
-        DecodedEntry(int packed, EntryDecision<S, E> decision) {
+        DecodedEntry(long packed, EntryDecision<S, E> decision) {
             this.packed = packed;
             this.decision = decision;
         }
@@ -148,7 +148,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     public EntryDecision<S, E> decideEntry(Operation operation, S current) {
         require(operation, "operation");
         int s = states.code(current, "current");
-        int packed = NativeBridge.decideEntry(profileCode, operation.ordinal(), s);
+        long packed = NativeBridge.decideEntry(profileCode, operation.ordinal(), s);
         int slot = operation.ordinal() * stateCodeCount + s;
         DecodedEntry<S, E> decoded = decodedEntries[slot];
         if (decoded != null && decoded.packed == packed) {
@@ -167,7 +167,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(operation, "operation");
         require(row, "row");
         int s = states.code(row.state(), "row.state");
-        int packed = NativeBridge.entry(modeCode, profileCode, operation.ordinal(), s, row.version(), row.isHeld());
+        long packed = NativeBridge.entry(modeCode, profileCode, operation.ordinal(), s, row.version(), row.isHeld());
         return results.entry(operation, s, packed, row, me);
     }
 
@@ -195,7 +195,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         int c = states.code(current.state(), "current.state");
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
         int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
-        int packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().code(), s, started.version(), h,
+        long packed = NativeBridge.scaleStep(modeCode, profileCode, op.kind().code(), s, started.version(), h,
                 hold == null ? 0 : hold.token().version(), m, c, current.version(), current.isHeld());
         return results.scaleStep(packed, op, s, current);
     }
@@ -308,7 +308,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(listed, "listed");
         require(vms, "vms");
         int s = states.code(listed.state(), "listed.state");
-        long packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.code());
+        long[] packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.code());
         return new ReconcilePlan<>(results.reconcileSteps(packed, listed.token(), scanner));
     }
 
@@ -328,7 +328,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 + mode.label() + "]";
     }
 
-    /** The largest version a fenced write may store ({@code Long.MAX_VALUE}). */
+    /** The largest version a fenced write may store (2^40 - 1: the width of a packed result's version). */
     public long maxVersion() {
         return maxVersion;
     }

@@ -27,15 +27,17 @@ public final class EntryDecision<S, E> {
 
     private final Kind kind;
     private final StateWrite<S, E> write;
+    private final Hold<S> hold;
     private final Owner busyOwner;
     private final Operation operation;
     private final int stateCode;
     private final String note;
 
-    EntryDecision(Kind kind, StateWrite<S, E> write, Owner busyOwner, Operation operation, int stateCode,
-            String note) {
+    EntryDecision(Kind kind, StateWrite<S, E> write, Hold<S> hold, Owner busyOwner, Operation operation,
+            int stateCode, String note) {
         this.kind = kind;
         this.write = write;
+        this.hold = hold;
         this.busyOwner = busyOwner;
         this.operation = operation;
         this.stateCode = stateCode;
@@ -56,12 +58,12 @@ public final class EntryDecision<S, E> {
         return write == null ? null : write.update();
     }
 
-    /** What the operation keeps once {@link #write()} hit (or, without a write, once it goes ahead). */
-    public Hold<S> hold(S current) {
-        if (write == null) {
-            return new Hold<>(Token.of(current), null);
-        }
-        return new Hold<>(write.target(), write.movesState() ? write.target().state() : null);
+    /**
+     * What the operation keeps once {@link #write()} hit (or, without a write, once it goes ahead): the
+     * core's hold, TRANSITION and PROCEED only, else null.
+     */
+    public Hold<S> hold() {
+        return hold;
     }
 
     /** BUSY: who holds the cluster; else null. */
@@ -81,27 +83,23 @@ public final class EntryDecision<S, E> {
     @Override
     public boolean equals(Object o) {
         return o instanceof EntryDecision<?, ?> other && kind == other.kind && Objects.equals(write, other.write)
+                && Objects.equals(hold, other.hold)
                 && Objects.equals(busyOwner, other.busyOwner) && operation == other.operation
                 && stateCode == other.stateCode && Objects.equals(note, other.note);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, write, busyOwner, operation, stateCode, note);
+        return Objects.hash(kind, write, hold, busyOwner, operation, stateCode, note);
     }
 
     @Override
     public String toString() {
-        switch (kind) {
-            case TRANSITION:
-            case PROCEED:
-                return write == null ? kind.name() : kind + " " + write;
-            case REFUSE:
-                return "REFUSE: " + refusal();
-            case BUSY:
-                return "BUSY " + busyOwner;
-            default:
-                return kind.name();
-        }
+        return switch (kind) {
+            case TRANSITION, PROCEED -> write == null ? kind.name() : kind + " " + write;
+            case REFUSE -> "REFUSE: " + refusal();
+            case BUSY -> "BUSY " + busyOwner;
+            default -> kind.name();
+        };
     }
 }

@@ -9,10 +9,15 @@ package org.apache.cloudstack.kubernetes.state;
  * of different lengths throw {@link IllegalArgumentException} naming the argument; a Rust panic
  * throws {@link CksStateNativeException} carrying the panic message.
  *
- * <p>Packed results: all fields unsigned bytes, "none" state/event = {@code NativeCodes.PACKED_NONE};
- * every kind, mode and flag is a {@link NativeCodes} constant, one table with the Rust side
- * (spec/state-machine.tsv). A version is a {@code long} in 0..{@code MAX_VERSION}; one that cannot be
- * bumped any more is an IllegalArgumentException naming {@code version}.
+ * <p>Packed results: every decision's write is a {@code long} in the one layout of
+ * {@code spec/state-machine.tsv} ({@code field write ...}), read only by the generated
+ * {@code NativeCodes.write*} readers: kind, event ({@code PACKED_NONE}: the state stays), target state
+ * ({@code PACKED_NONE}: nothing to write), flags ({@code FLAG_OWNER}: the write stores the caller as
+ * owner, else it releases the cluster; {@code FLAG_VERSIONED}: it compares the version and stores the
+ * field {@code version}; {@code FLAG_MOVED}: the hold the operation keeps is moved to the target) and
+ * the version. A take's hold is its target token. Every kind, mode and flag is a {@link NativeCodes}
+ * constant. A version is a {@code long} in 0..{@code MAX_VERSION}; one that cannot be bumped any more is
+ * an IllegalArgumentException naming {@code version}.
  */
 final class NativeBridge {
     /** Bumped whenever a signature or an encoding of this class changes. */
@@ -37,8 +42,8 @@ final class NativeBridge {
     /** Next state code, or -1 when the profile has no transition. */
     static native int nextState(int profile, int state, int event);
 
-    /** Packed entry decision for an operation starting from a state. */
-    static native int decideEntry(int profile, int operation, int state);
+    /** The compat entry of an operation on a row in a state (kinds {@code ENTRY_*}), precomputed. */
+    static native long decideEntry(int profile, int operation, int state);
 
     /** The refusal message naming the operation and the state. Cold. */
     static native String refusalReason(int operation, int state);
@@ -53,45 +58,41 @@ final class NativeBridge {
     /** [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits. Cold. */
     static native long[] constants();
 
-    // The decisions that write take the mode ({@code MODE_*}) and answer a packed write (int):
-    // bits 0-7 kind, 8-15 event ({@code PACKED_NONE}: the state stays), 16-23 target state
-    // ({@code PACKED_NONE}: nothing to write), 24-31 flags ({@code FLAG_OWNER}: the write stores the
-    // caller as owner, else it releases the cluster; {@code FLAG_VERSIONED}: it compares the version
-    // and stores the next one). A compat row's version and held flag are not read.
+    // The decisions that write take the mode ({@code MODE_*}) and answer packed writes. A compat
+    // row's version and held flag are not read.
 
     /** Entry of an operation on a row (state, version, held). Kinds {@code ENTRY_*}. */
-    static native int entry(int mode, int profile, int operation, int state, long version, boolean held);
+    static native long entry(int mode, int profile, int operation, int state, long version, boolean held);
 
     /**
      * Completion of a hold (holdState -1: none, then {@code COMPLETION_LEAVE}; movedTo -1: it did not
      * move the state). Else {@code COMPLETION_COMPARE_AND_SET} from the hold's token, or LEAVE.
      */
-    static native int completion(int mode, int profile, int holdState, long holdVersion, int movedTo, int outcome);
+    static native long completion(int mode, int profile, int holdState, long holdVersion, int movedTo, int outcome);
 
     /**
      * Next step of a scale started from (startedState, startedVersion) that holds (holdState,
      * holdVersion, holdMovedTo) after earlier steps (holdState -1: nothing yet), the row now read as
      * (currentState, currentVersion, currentHeld). Kinds {@code SCALE_*}; FAIL_TAKEN_SINCE carries
-     * the current state in the target field. scaleKind: the ScaleKind ordinal.
+     * the current state in the target field. scaleKind: a {@code SCALE_KIND_*} code.
      */
-    static native int scaleStep(int mode, int profile, int scaleKind, int startedState, long startedVersion,
+    static native long scaleStep(int mode, int profile, int scaleKind, int startedState, long startedVersion,
             int holdState, long holdVersion, int holdMovedTo, int currentState, long currentVersion,
             boolean currentHeld);
 
-    /**
-     * Alert reconciliation / fault detection of a listed row: bits 0-7 step count (0..2), then per
-     * step 24 bits from bit 8 + 24 i: event, target state, flags.
-     */
-    static native long reconcile(int mode, int profile, int listedState, long listedVersion, boolean listedHeld,
+    /** Alert reconciliation / fault detection of a listed row: its steps (0..2) in order, each a packed write. */
+    static native long[] reconcile(int mode, int profile, int listedState, long listedVersion, boolean listedHeld,
             int vmSummary);
 
     /**
      * Recovery pass. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
      * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
      * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid, runid, status
-     * ({@code HOST_*}), heartbeat age in database seconds. Compat mode reads (and checks) only the ids,
-     * states and job cluster ids; the other arrays must not be null. Result: [kind ({@code RECOVERY_*}), n, n x (cluster id, expected | event << 8 |
-     * target << 16 | reason << 24, expected version or -1)], reason {@code GONE_*}.
+     * ({@code HOST_*}), heartbeat age in database seconds. The library reads (and checks) the ids, states
+     * and job cluster ids; the fence columns in fenced mode; the jobs' ids, the ended jobs and the hosts
+     * only when a candidate is held. No array may be null. Result: {@code RECOVERY_HEADER_*} (kind {@code RECOVERY_*}, count), then
+     * per recovery {@code RECOVERY_ENTRY_*}: cluster id, expected token ({@code field token}), packed write
+     * whose kind is the reason ({@code GONE_*}).
      */
     static native long[] planRecovery(int mode, int profile, long[] clusterIds, int[] clusterStates,
             long[] clusterVersions, long[] ownerMsids, long[] ownerRunids, long[] ownerJobIds, long[] jobIds,

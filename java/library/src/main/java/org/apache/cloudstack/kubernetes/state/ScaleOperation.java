@@ -13,8 +13,8 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
     private final Token<S> started;
     private final Owner me;
     private Hold<S> hold;
-    /** The write the last step planned, confirmed by {@link #markEntered()}. */
-    private StateWrite<S, E> planned;
+    /** The step whose write {@link #markEntered()} confirms. */
+    private ScaleStep<S, E> planned;
 
     ScaleOperation(ClusterStateMachine<S, E> machine, ScaleKind kind, Token<S> started, Owner me) {
         this.machine = machine;
@@ -67,7 +67,7 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
             current = new ClusterRow<>(hold.token(), me);
         }
         ScaleStep<S, E> step = machine.scaleStep(this, current);
-        planned = step.write();
+        planned = step.write() == null ? null : step;
         return step;
     }
 
@@ -81,7 +81,7 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
         if (planned == null) {
             throw new IllegalStateException("markEntered() without a step's write to confirm");
         }
-        hold = new Hold<>(planned.target(), planned.movesState() ? planned.target().state() : null);
+        hold = planned.hold();
         planned = null;
     }
 

@@ -8,8 +8,9 @@ package org.apache.cloudstack.kubernetes.state;
  *                  ENTER always; SETTINGS_ONLY in fenced mode when it takes the cluster; else null
  * @param message   why the step fails: FAIL_TAKEN_SINCE and REFUSE only, else null
  * @param busyOwner BUSY: the owner of the operation holding the cluster
+ * @param hold      what the operation keeps once {@code write} hit (the core's), null without a write
  */
-public record ScaleStep<S, E>(Kind kind, StateWrite<S, E> write, String message, Owner busyOwner) {
+public record ScaleStep<S, E>(Kind kind, StateWrite<S, E> write, String message, Owner busyOwner, Hold<S> hold) {
     /** What the worker does at this step. */
     public enum Kind {
         /** A never-started cluster: change the stored settings only, no state change. */

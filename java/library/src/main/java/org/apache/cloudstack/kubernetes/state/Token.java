@@ -27,9 +27,4 @@ public record Token<S>(S state, long version) {
     public boolean versioned() {
         return version != NO_VERSION;
     }
-
-    /** The token a write from this one stores: the next version, or none. */
-    Token<S> next(S target) {
-        return new Token<>(target, versioned() ? version + 1 : NO_VERSION);
-    }
 }

@@ -151,7 +151,7 @@ class ConcurrencyTest {
                                 + NativeBridge.completion(mode, p, -1, 0, -1, o));
                     }
                     for (int v = 0; v < VmSummary.values().length; v++) {
-                        out.add("reconcile " + NativeBridge.reconcile(mode, p, s, 2, v % 2 == 0, v));
+                        out.add("reconcile " + java.util.Arrays.toString(NativeBridge.reconcile(mode, p, s, 2, v % 2 == 0, v)));
                     }
                 }
             }

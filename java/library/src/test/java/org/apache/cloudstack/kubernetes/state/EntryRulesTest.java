@@ -55,14 +55,16 @@ class EntryRulesTest {
         NativeLibrary.load();
         for (var op : spec.operations.entrySet()) {
             for (var s : spec.states.entrySet()) {
-                int packed = NativeBridge.decideEntry(profile.code(), op.getKey(), s.getKey());
+                long packed = NativeBridge.decideEntry(profile.code(), op.getKey(), s.getKey());
                 String target = spec.next(profile, s.getValue(), spec.firstEvent.get(op.getValue()));
                 String key = op.getValue() + "/" + s.getValue();
-                int kind = target != null ? 0 : spec.proceed.contains(key) ? 1 : spec.nothing.contains(key) ? 2 : 3;
-                assertEquals(kind, packed & 0xFF, key);
+                int kind = target != null ? NativeCodes.ENTRY_TRANSITION : spec.proceed.contains(key)
+                        ? NativeCodes.ENTRY_PROCEED : spec.nothing.contains(key) ? NativeCodes.ENTRY_NOTHING_TO_DO
+                        : NativeCodes.ENTRY_REFUSE;
+                assertEquals(kind, NativeCodes.writeKind(packed), key);
                 if (target != null) {
-                    assertEquals(target, spec.states.get((packed >>> 16) & 0xFF), key);
-                    assertEquals(spec.firstEvent.get(op.getValue()), spec.events.get((packed >>> 8) & 0xFF), key);
+                    assertEquals(target, spec.states.get(NativeCodes.writeTarget(packed)), key);
+                    assertEquals(spec.firstEvent.get(op.getValue()), spec.events.get(NativeCodes.writeEvent(packed)), key);
                 }
             }
         }

@@ -100,7 +100,9 @@ class NativeBridgeBadInputTest {
     @Test
     void fencedVersions() {
         bad("version", () -> NativeBridge.entry(FENCED, 0, 5, 2, -1, false));
-        bad("exhausted", () -> NativeBridge.entry(FENCED, 0, 5, 2, Long.MAX_VALUE, false));
+        long max = NativeBridge.constants()[0];
+        bad("exhausted", () -> NativeBridge.entry(FENCED, 0, 5, 2, max, false));
+        bad("is not a version", () -> NativeBridge.entry(FENCED, 0, 5, 2, max + 1, false));
         bad("currentVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, 1, -1, 0, -1, 2, -5, false));
         bad("holdVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, 1, 5, -3, 5, 2, 1, false));
         bad("startedVersion", () -> NativeBridge.scaleStep(FENCED, 0, 0, 2, -1, -1, 0, -1, 2, 1, false));

@@ -215,7 +215,7 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
-                "forcePanic", "constants"));
+                "forcePanic", "constants", "pack"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
@@ -271,7 +271,7 @@ class NativeJunkTest {
             int o = j.code(OPERATIONS);
             int s = j.code(states);
             return expect(valid(p, PROFILES) && valid(o, OPERATIONS) && valid(s, states),
-                    () -> (NativeBridge.decideEntry(p, o, s) & 0xFF) != NativeCodes.ENTRY_BUSY);
+                    () -> NativeCodes.writeKind(NativeBridge.decideEntry(p, o, s)) != NativeCodes.ENTRY_BUSY);
         });
         hammer("refusalReason", 8, j -> {
             int o = j.code(OPERATIONS);

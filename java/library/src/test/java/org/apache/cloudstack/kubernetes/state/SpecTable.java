@@ -34,6 +34,8 @@ final class SpecTable {
     final Set<String> orphans = new LinkedHashSet<>();
     /** "family.NAME" -> value, in file order. */
     final Map<String, Integer> codes = new LinkedHashMap<>();
+    /** Packed-result fields in file order: {layout, name, shift, width}. */
+    final List<String[]> fields = new ArrayList<>();
 
     private static SpecTable instance;
 
@@ -90,6 +92,9 @@ final class SpecTable {
                     break;
                 case "orphan":
                     orphans.add(f[1]);
+                    break;
+                case "field":
+                    fields.add(new String[] {f[1], f[2], f[3], f[4]});
                     break;
                 case "code":
                     codes.put(f[1] + "." + f[2], Integer.parseInt(f[3]));

@@ -84,7 +84,9 @@ public final class CloudStackSchema {
     // state write: reversible migrations and detection of the mode from the schema.
 
     /** The fence columns, in migration order. */
-    public static final List<String> FENCE_COLUMNS = List.of("state_version", "op_owner_msid", "op_owner_runid", "op_job_id");
+    public static final List<String> FENCE_COLUMNS = FenceColumnsSql.ALL;
+    /** The same, comma-separated (a constant, for annotations and help texts). */
+    public static final String FENCE_COLUMN_NAMES = FenceColumnsSql.LIST;
     public static final String FENCED_UP_RESOURCE = "fenced-up.sql";
     public static final String FENCED_DOWN_RESOURCE = "fenced-down.sql";
     public static final String FENCED_TRIGGER_MARIADB_RESOURCE = "fenced-trigger-mariadb.sql";
@@ -208,17 +210,13 @@ public final class CloudStackSchema {
         if (requested == StateMode.COMPAT) {
             return StateMode.COMPAT;
         }
-        switch (fenceColumns(c)) {
-            case ALL:
-                return StateMode.FENCED;
-            case PARTIAL:
-                throw partial(c);
-            case NONE:
-            default:
-                throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
+        return switch (fenceColumns(c)) {
+            case ALL -> StateMode.FENCED;
+            case PARTIAL -> throw partial(c);
+            case NONE -> throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
                         + " the columns " + FENCE_COLUMNS + ": run the migration first (" + FENCED_UP_RESOURCE + " and "
                         + FENCED_TRIGGER_MARIADB_RESOURCE + ", or CloudStackSchema.migrateUp), or configure 'compat'");
-        }
+        };
     }
 
     /** {@link #requireMode(Connection, StateMode)} for a configuration value (null/blank: compat). */

@@ -127,31 +127,28 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                         retryMessage(clusterId, operation, from), null);
             }
         }
-        switch (entry.kind()) {
-            case TRANSITION:
-            case PROCEED: {
+        return switch (entry.kind()) {
+            case TRANSITION, PROCEED -> {
                 if (w != null && !dao.apply(clusterId, w)) {
                     LOG.info("Kubernetes cluster {}: {} lost the race from {}", clusterId, operation, row.token());
-                    return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),
+                    yield new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),
                             retryMessage(clusterId, operation, from), null);
                 }
-                Hold<S> hold = entry.hold(from);
+                Hold<S> hold = entry.hold();
                 if (w != null && w.owner() != null) {
                     open.set(hold);
                 }
                 OperationEntry.Kind kind = entry.kind() == EntryDecision.Kind.TRANSITION ? OperationEntry.Kind.ENTERED
                         : OperationEntry.Kind.PROCEEDED;
-                return new OperationEntry<>(kind, operation, from, entry.update(), null, hold);
+                yield new OperationEntry<>(kind, operation, from, entry.update(), null, hold);
             }
-            case NOTHING_TO_DO:
-                return new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, from, null, null, null);
-            case BUSY:
-                return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
-                        busyMessage(clusterId, entry.busyOwner()), null);
-            case REFUSE:
-            default:
-                return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, from, null, entry.refusal(), null);
-        }
+            case NOTHING_TO_DO -> new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, from, null, null,
+                    null);
+            case BUSY -> new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
+                    busyMessage(clusterId, entry.busyOwner()), null);
+            case REFUSE -> new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, from, null, entry.refusal(),
+                    null);
+        };
     }
 
     /** Completes the operation of an entry; true when it changed the row (a miss: the cluster moved on). */
@@ -196,12 +193,11 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         }
         ScaleStep<S, E> step = scale.nextStep(current);
         StateWrite<S, E> w = step.write();
-        switch (step.kind()) {
-            case SETTINGS_ONLY:
-            case ENTER:
+        return switch (step.kind()) {
+            case SETTINGS_ONLY, ENTER -> {
                 if (w != null) {
                     if (!dao.apply(clusterId, w)) {
-                        return new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, w.update(), retryMessage(clusterId,
+                        yield new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, w.update(), retryMessage(clusterId,
                                 Operation.SCALE, current == null ? null : current.state()));
                     }
                     scale.markEntered();
@@ -209,18 +205,14 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                         openScales.add(scale);
                     }
                 }
-                return step.kind() == ScaleStep.Kind.ENTER ? new ScaleEntry<>(ScaleEntry.Kind.ENTERED, w.update(), null)
+                yield step.kind() == ScaleStep.Kind.ENTER ? new ScaleEntry<>(ScaleEntry.Kind.ENTERED, w.update(), null)
                         : new ScaleEntry<>(ScaleEntry.Kind.SETTINGS_ONLY, null, null);
-            case ALREADY_ENTERED:
-                return new ScaleEntry<>(ScaleEntry.Kind.ALREADY_ENTERED, null, null);
-            case FAIL_TAKEN_SINCE:
-                return new ScaleEntry<>(ScaleEntry.Kind.TAKEN_SINCE, null, step.message());
-            case BUSY:
-                return new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, null, busyMessage(clusterId, step.busyOwner()));
-            case REFUSE:
-            default:
-                return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, step.message());
-        }
+            }
+            case ALREADY_ENTERED -> new ScaleEntry<>(ScaleEntry.Kind.ALREADY_ENTERED, null, null);
+            case FAIL_TAKEN_SINCE -> new ScaleEntry<>(ScaleEntry.Kind.TAKEN_SINCE, null, step.message());
+            case BUSY -> new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, null, busyMessage(clusterId, step.busyOwner()));
+            case REFUSE -> new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, step.message());
+        };
     }
 
     /** Completes a scale: only one that moved (fenced: holds) the cluster writes; true when that write hit. */

@@ -24,13 +24,17 @@ public final class FencedVersionTrigger implements Trigger {
         try (ResultSet rs = conn.getMetaData().getColumns(null, schemaName, tableName, null)) {
             while (rs.next()) {
                 int index = rs.getInt("ORDINAL_POSITION") - 1;
-                switch (rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT)) {
-                    case "state" -> state = index;
-                    case "state_version" -> version = index;
-                    case "op_owner_msid" -> msid = index;
-                    case "op_owner_runid" -> runid = index;
-                    case "op_job_id" -> job = index;
-                    default -> { }
+                String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
+                if (column.equals("state")) {
+                    state = index;
+                } else if (column.equals(FenceColumnsSql.VERSION)) {
+                    version = index;
+                } else if (column.equals(FenceColumnsSql.OWNER_MSID)) {
+                    msid = index;
+                } else if (column.equals(FenceColumnsSql.OWNER_RUNID)) {
+                    runid = index;
+                } else if (column.equals(FenceColumnsSql.JOB)) {
+                    job = index;
                 }
             }
         }

@@ -4,11 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.StateWrite;
@@ -35,13 +33,13 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     public static final String CAS_SQL =
             "UPDATE kubernetes_cluster SET state = ? WHERE id = ? AND state = ? AND removed IS NULL";
     /** The fenced compare-and-set. */
-    public static final String FENCED_CAS_SQL = "UPDATE kubernetes_cluster SET state = ?, state_version = ?,"
-            + " op_owner_msid = ?, op_owner_runid = ?, op_job_id = ?"
-            + " WHERE id = ? AND state = ? AND state_version = ? AND removed IS NULL";
+    public static final String FENCED_CAS_SQL = "UPDATE kubernetes_cluster SET state = ?, "
+            + FenceColumnsSql.ASSIGNMENTS + " WHERE id = ? AND state = ? AND " + FenceColumnsSql.VERSION
+            + " = ? AND removed IS NULL";
     static final String HISTORY_SQL = "INSERT INTO cks_state_history (cluster_id, from_state, to_state, event, msid, `at`)"
             + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))";
     static final String STATE_SQL = "SELECT state FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
-    static final String FENCE_SQL = "SELECT state, state_version, op_owner_msid, op_owner_runid, op_job_id"
+    static final String FENCE_SQL = "SELECT state, " + FenceColumnsSql.LIST
             + " FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
 
     private final ClusterStateMachine<S, E> machine;
@@ -216,32 +214,21 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return row == null ? null : new ClusterRow<>(new Token<>(loaded, row.version()), row.owner());
     }
 
-    /** The columns this mode reads for a row: state (fenced: state_version, op_owner_*, op_job_id too). */
+    /** The columns this mode reads for a row: state (fenced: the fence columns too). */
     String rowColumns(String alias) {
-        String p = alias == null ? "" : alias + ".";
-        return fenced ? p + "state, " + p + "state_version, " + p + "op_owner_msid, " + p + "op_owner_runid, " + p
-                + "op_job_id" : p + "state";
+        String state = alias == null ? "state" : alias + ".state";
+        return fenced ? state + ", " + FenceColumnsSql.list(alias) : state;
     }
 
     /** How many columns {@link #rowColumns} reads. */
     int rowColumnCount() {
-        return fenced ? 5 : 1;
+        return fenced ? 1 + FenceColumnsSql.COUNT : 1;
     }
 
     /** The row in columns {@code first}.. as {@link #rowColumns} lists them. */
     ClusterRow<S> row(ResultSet rs, int first) throws SQLException {
         S state = machine.state(rs.getString(first).strip());
-        if (!fenced) {
-            return ClusterRow.of(state);
-        }
-        long version = rs.getLong(first + 1);
-        long owner = rs.getLong(first + 2);
-        if (rs.wasNull()) {
-            return ClusterRow.of(state, version, null);
-        }
-        long runid = rs.getLong(first + 3);
-        long job = rs.getLong(first + 4);
-        return ClusterRow.of(state, version, new Owner(owner, runid, rs.wasNull() ? Owner.NO_JOB : job));
+        return fenced ? FenceColumnsSql.read(rs, first + 1, state) : ClusterRow.of(state);
     }
 
     /** Only writes of the core's shape for this mode: a table transition (or none) and the next version. */
@@ -250,7 +237,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         S target = w.target().state();
         boolean shape = w.event() == null ? versioned && target == expected
                 : machine.nextState(expected, w.event()) == target && (versioned || target != expected);
-        boolean version = versioned ? w.versioned() && w.target().version() == w.expected().version() + 1
+        // A version that does not grow would let an old token hit again.
+        boolean version = versioned ? w.versioned() && w.target().version() > w.expected().version()
                 : !w.versioned() && !w.target().versioned() && w.owner() == null;
         if (!shape || !version) {
             LOG.warn("Kubernetes cluster {}: {} is not a {} write of the table; not written", clusterId, w,
@@ -291,22 +279,10 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             ps.setString(3, ((Enum<?>) w.expected().state()).name());
             return;
         }
-        ps.setLong(2, w.target().version());
-        Owner o = w.owner();
-        setNullable(ps, 3, o == null ? null : o.msid());
-        setNullable(ps, 4, o == null ? null : o.runid());
-        setNullable(ps, 5, o == null || !o.hasJob() ? null : o.jobId());
+        FenceColumnsSql.bind(ps, 2, w.target().version(), w.owner());
         ps.setLong(6, clusterId);
         ps.setString(7, ((Enum<?>) w.expected().state()).name());
         ps.setLong(8, w.expected().version());
-    }
-
-    private static void setNullable(PreparedStatement ps, int index, Long value) throws SQLException {
-        if (value == null) {
-            ps.setNull(index, Types.BIGINT);
-        } else {
-            ps.setLong(index, value);
-        }
     }
 
     /** The {@code cks_state_history} row of a change, in the caller's transaction. */
@@ -316,7 +292,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             ps.setString(2, w.expected().state().name());
             ps.setString(3, w.target().state().name());
             ps.setString(4, w.event().name());
-            setNullable(ps, 5, msid);
+            FenceColumnsSql.nullable(ps, 5, msid);
             ps.executeUpdate();
         }
     }

@@ -88,7 +88,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         // An empty set matches nothing; a fenced row held by an operation is a candidate in any state.
         String inOperation = orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")";
         this.candidatesSql = "SELECT id, " + dao.rowColumns(null) + " FROM kubernetes_cluster WHERE ("
-                + inOperation + (fenced ? " OR op_owner_msid IS NOT NULL" : "") + ") AND removed IS NULL"
+                + inOperation + (fenced ? " OR " + FenceColumnsSql.OWNER_MSID + " IS NOT NULL" : "") + ") AND removed IS NULL"
                 + " AND cluster_type = '" + CLOUD_MANAGED + "' ORDER BY id";
         this.alert = machine.state("Alert");
         this.reconcileListing = new ScanQueries.Listing("kc.id, " + dao.rowColumns("kc"), alert,

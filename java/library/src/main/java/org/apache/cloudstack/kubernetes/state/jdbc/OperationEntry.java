@@ -19,7 +19,12 @@ import org.apache.cloudstack.kubernetes.state.StateUpdate;
 public record OperationEntry<S, E>(Kind kind, Operation operation, S startedFrom, StateUpdate<S, E> update,
         String message, Hold<S> hold) {
 
-    /** The outcomes of an entry attempt. */
+    /**
+     * The outcomes of an entry attempt. Past tense on purpose: an outcome says what the guard did
+     * (ENTERED, PROCEEDED), where {@link org.apache.cloudstack.kubernetes.state.EntryDecision.Kind}, the
+     * core's decision, says what to do (TRANSITION, PROCEED); LOST_RACE has no decision of its own (a
+     * missed write, or BUSY).
+     */
     public enum Kind {
         /** The compare-and-set moved the cluster into the operation's state: go ahead. */
         ENTERED,

@@ -12,7 +12,12 @@ import org.apache.cloudstack.kubernetes.state.StateUpdate;
  */
 public record ScaleEntry<S, E>(Kind kind, StateUpdate<S, E> update, String message) {
 
-    /** The outcomes of one scaling step. */
+    /**
+     * The outcomes of one scaling step. Past tense on purpose: an outcome says what the guard did
+     * (ENTERED, TAKEN_SINCE), where {@link org.apache.cloudstack.kubernetes.state.ScaleStep.Kind}, the
+     * core's decision, says what to do (ENTER, FAIL_TAKEN_SINCE); LOST_RACE has no decision of its own (a
+     * missed write, or BUSY).
+     */
     public enum Kind {
         /** Started from Created: change the stored settings only, no state change (re-read check passed). */
         SETTINGS_ONLY,

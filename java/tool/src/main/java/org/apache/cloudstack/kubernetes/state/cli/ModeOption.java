@@ -33,15 +33,11 @@ final class ModeOption {
         CloudStackSchema.FenceColumns columns = CloudStackSchema.fenceColumns(c);
         String asked = mode.name();
         if (mode == Choice.auto) {
-            switch (columns) {
-                case ALL:
-                    return new Resolved(StateMode.FENCED, "auto: the schema has the fence columns");
-                case NONE:
-                    return new Resolved(StateMode.COMPAT, "auto: the schema has no fence columns");
-                case PARTIAL:
-                default:
-                    throw new ToolFailure("--mode auto: " + partialMessage(c));
-            }
+            return switch (columns) {
+                case ALL -> new Resolved(StateMode.FENCED, "auto: the schema has the fence columns");
+                case NONE -> new Resolved(StateMode.COMPAT, "auto: the schema has no fence columns");
+                case PARTIAL -> throw new ToolFailure("--mode auto: " + partialMessage(c));
+            };
         }
         StateMode requested = mode == Choice.fenced ? StateMode.FENCED : StateMode.COMPAT;
         try {

@@ -91,15 +91,11 @@ final class RulesCommand implements Runnable {
     }
 
     static String cell(EntryDecision<State, Event> d) {
-        switch (d.kind()) {
-            case TRANSITION:
-                return "-> " + d.update().target();
-            case PROCEED:
-                return "proceed";
-            case NOTHING_TO_DO:
-                return "nothing";
-            default:
-                return "refuse";
-        }
+        return switch (d.kind()) {
+            case TRANSITION -> "-> " + d.update().target();
+            case PROCEED -> "proceed";
+            case NOTHING_TO_DO -> "nothing";
+            default -> "refuse";
+        };
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 /** {@code cks-state schema}: which mode a CloudStack schema runs, and the fenced migration up or down. */
 @Command(name = "schema", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Show the mode of a CloudStack database's schema: compat (no fence columns), fenced (all four,"
-                + " state_version, op_owner_msid, op_owner_runid, op_job_id) or partial (a migration cut short), and"
+                + " " + CloudStackSchema.FENCE_COLUMN_NAMES + ") or partial (a migration cut short), and"
                 + " whether the rolling-upgrade trigger is in place. --migrate fenced|compat prints the SQL the"
                 + " migration would run; with --apply it runs it."})
 final class SchemaCommand implements Callable<Integer> {

@@ -36,24 +36,22 @@ final class TableCommand implements Runnable {
                 ClusterStateMachine.bind(State.class, Event.class, profile).transitions();
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case tsv:
-                rows.forEach(r -> out.println(r.expected() + "\t" + r.event() + "\t" + r.target()));
-                break;
-            case markdown:
+            case tsv -> rows.forEach(r -> out.println(r.expected() + "\t" + r.event() + "\t" + r.target()));
+            case markdown -> {
                 out.println("| From | Event | To |");
                 out.println("|---|---|---|");
                 rows.forEach(r -> out.println("| " + r.expected() + " | " + r.event() + " | " + r.target() + " |"));
-                break;
-            case mermaid:
+            }
+            case mermaid -> {
                 out.println("stateDiagram-v2");
                 rows.forEach(r -> out.println("    " + r.expected() + " --> " + r.target() + " : " + r.event()));
-                break;
-            default:
+            }
+            default -> {
                 out.println("digraph cks_state {");
                 rows.forEach(r -> out.println("    \"" + r.expected() + "\" -> \"" + r.target()
                         + "\" [label=\"" + r.event() + "\"];"));
                 out.println("}");
-                break;
+            }
         }
         out.flush();
     }

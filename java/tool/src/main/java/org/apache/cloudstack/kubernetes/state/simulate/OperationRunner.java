@@ -196,17 +196,12 @@ final class OperationRunner {
     }
 
     private static EntryOutcome scaleOutcome(ScaleEntry.Kind kind) {
-        switch (kind) {
-            case ENTERED:
-            case ALREADY_ENTERED:
-                return EntryOutcome.ENTERED;
-            case SETTINGS_ONLY:
-                return EntryOutcome.PROCEEDED;
-            case LOST_RACE:
-                return EntryOutcome.LOST_RACE;
-            default:
-                return EntryOutcome.REFUSED;
-        }
+        return switch (kind) {
+            case ENTERED, ALREADY_ENTERED -> EntryOutcome.ENTERED;
+            case SETTINGS_ONLY -> EntryOutcome.PROCEEDED;
+            case LOST_RACE -> EntryOutcome.LOST_RACE;
+            default -> EntryOutcome.REFUSED;
+        };
     }
 
     /** The hypervisor's side: a start runs the VMs, a stop stops them; failures leave them. */

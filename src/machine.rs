@@ -1,0 +1,56 @@
+//! The decisions of one stack: a profile's table and a mode's way of writing. Every decision
+//! that writes is a method of [`StateMachine`] (entry, scaling, completion, reconcile, recovery,
+//! each in its own module); the mode is data here, never a second API.
+
+use crate::mode::Mode;
+use crate::table::{Event, Profile, State};
+use crate::write::{Fence, Owner, Token, Write, WriteError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StateMachine {
+    pub profile: Profile,
+    pub mode: Mode,
+}
+
+impl StateMachine {
+    pub const fn new(profile: Profile, mode: Mode) -> StateMachine {
+        StateMachine { profile, mode }
+    }
+
+    /// The write from `expected` to `state`. Compat compares the state only and stores no owner;
+    /// fenced compares the version, stores the next one and `owner`.
+    pub(crate) fn write(
+        &self,
+        expected: Token,
+        state: State,
+        event: Option<Event>,
+        owner: Option<Owner>,
+    ) -> Result<Write, WriteError> {
+        let (target, owner) = match self.mode {
+            Mode::Compat => (
+                Token {
+                    state,
+                    version: expected.version,
+                },
+                None,
+            ),
+            Mode::Fenced => (expected.next(state)?, owner),
+        };
+        Ok(Write {
+            expected,
+            target,
+            event,
+            owner,
+        })
+    }
+
+    /// The operation holding `row`, as this mode sees it: compat records none.
+    pub(crate) fn holder(&self, row: &Fence) -> Option<Owner> {
+        row.owner.filter(|_| self.mode.reads_fence())
+    }
+
+    /// Whether the scanner must look at `row`: an operation's state, or held by an operation.
+    pub fn is_candidate(&self, row: &Fence) -> bool {
+        row.token.state.is_orphan_candidate() || self.holder(row).is_some()
+    }
+}
