@@ -36,7 +36,8 @@ pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
 pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
 pub use write::{
-    Fence, Hold, Owner, Take, Token, Write, WriteError, MAX_VERSION, OWNER_GONE_AFTER_SECS,
+    Fence, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
+    MAX_VERSION,
 };
 
 /// Bumped whenever the JNI contract (`NativeBridge.java`) changes.

@@ -4,17 +4,32 @@
 
 use crate::mode::Mode;
 use crate::table::{Event, Profile, State};
-use crate::write::{Fence, Owner, Token, Write, WriteError};
+use crate::write::{Fence, Owner, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StateMachine {
     pub profile: Profile,
     pub mode: Mode,
+    /// The deployment's `cluster.heartbeat.threshold`: an owner whose server's heartbeat is older
+    /// is gone (fenced recovery).
+    pub heartbeat_threshold_millis: u64,
 }
 
 impl StateMachine {
     pub const fn new(profile: Profile, mode: Mode) -> StateMachine {
-        StateMachine { profile, mode }
+        StateMachine {
+            profile,
+            mode,
+            heartbeat_threshold_millis: DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
+        }
+    }
+
+    /// The same machine judging heartbeats by `millis` (CloudStack's `cluster.heartbeat.threshold`).
+    pub const fn with_heartbeat_threshold(self, millis: u64) -> StateMachine {
+        StateMachine {
+            heartbeat_threshold_millis: millis,
+            ..self
+        }
     }
 
     /// The write from `expected` to `state`. Compat compares the state only and stores no owner;

@@ -10,8 +10,9 @@ use crate::table::{Event, State, StateUpdate};
 /// over 30 years of a write every millisecond to one cluster).
 pub const MAX_VERSION: u64 = layout::write::VERSION.max();
 
-/// A management server is gone once its heartbeat is older than this, in database time.
-pub const OWNER_GONE_AFTER_SECS: u64 = 150;
+/// CloudStack's default `cluster.heartbeat.threshold`: a management server whose heartbeat is
+/// older than this (database time) self-fences, and its peers judge it gone.
+pub const DEFAULT_HEARTBEAT_THRESHOLD_MILLIS: u64 = 150_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum WriteError {
@@ -66,10 +67,6 @@ impl Fence {
             token: Token { state, version: 0 },
             owner: None,
         }
-    }
-
-    pub fn is_held(&self) -> bool {
-        self.owner.is_some()
     }
 }
 

@@ -37,7 +37,11 @@ fn a_planner_wants_jobs_only_while_a_candidate_may_still_be_recovered() {
             planner.wants_jobs(),
             "{mode:?}: a job of a known cluster changes nothing"
         );
-        planner.add_jobs([JobRef::Unknown]);
+        // Without a held candidate nothing after a job of unknown cluster is read.
+        let past_unknown = std::iter::from_fn(|| -> Option<JobRef> {
+            panic!("{mode:?}: a job read past the first of unknown cluster")
+        });
+        planner.add_jobs(std::iter::once(JobRef::Unknown).chain(past_unknown));
         assert!(
             !planner.wants_jobs(),
             "{mode:?}: after a job of unknown cluster the pass waits"

@@ -3,7 +3,8 @@
 use cks_state::{
     Candidate, Entry, Event, Fence, GoneReason, Hold, InProgressJob, JobRef, Mode, MsHost,
     MsStatus, Operation, Outcome, Owner, Profile, Recovery, RecoveryPlan, ScaleKind, ScaleStep,
-    State, StateMachine, Token, VmSummary, Write, WriteError, MAX_VERSION, OWNER_GONE_AFTER_SECS,
+    State, StateMachine, Token, VmSummary, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
+    MAX_VERSION,
 };
 
 const P: Profile = Profile::Upstream;
@@ -393,7 +394,12 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
     ];
     let hosts = [
         host(1, 10, MsStatus::Up, 1),
-        host(2, 20, MsStatus::Up, OWNER_GONE_AFTER_SECS + 1),
+        host(
+            2,
+            20,
+            MsStatus::Up,
+            DEFAULT_HEARTBEAT_THRESHOLD_MILLIS / 1000 + 1,
+        ),
         host(3, 31, MsStatus::Up, 0),
         host(4, 40, MsStatus::Down, 0),
     ];
@@ -434,8 +440,53 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
 #[test]
 fn a_heartbeat_exactly_at_the_threshold_is_still_alive() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
-    let hosts = [host(1, 10, MsStatus::Up, OWNER_GONE_AFTER_SECS)];
+    let hosts = [host(
+        1,
+        10,
+        MsStatus::Up,
+        DEFAULT_HEARTBEAT_THRESHOLD_MILLIS / 1000,
+    )];
     assert!(recoveries(&c, &[], &[], &hosts).is_empty());
+}
+
+#[test]
+fn an_ownerless_candidate_beside_a_live_held_one_waits_on_a_job_of_unknown_cluster() {
+    // The held one's owner is alive: nothing to recover; the ownerless one may be the unknown
+    // job's cluster: the pass waits rather than answering "nothing to do".
+    let c = [
+        candidate(1, State::Scaling, 5, Some(ME)),
+        candidate(2, State::Upgrading, 3, None),
+    ];
+    let hosts = [host(1, 10, MsStatus::Up, 1)];
+    let jobs = [job(99, JobRef::Unknown)];
+    assert_eq!(
+        FENCED.plan_recovery(&c, &jobs, &[], &hosts).unwrap(),
+        RecoveryPlan::Wait
+    );
+    assert_eq!(
+        FENCED.plan_recovery(&c[..1], &jobs, &[], &hosts).unwrap(),
+        RecoveryPlan::Recover(vec![])
+    );
+}
+
+#[test]
+fn the_heartbeat_threshold_is_the_deployments_setting() {
+    let c = [candidate(1, State::Scaling, 5, Some(ME))];
+    let hosts = [host(1, 10, MsStatus::Up, 5)];
+    let machine = StateMachine::new(Profile::Upstream, Mode::Fenced);
+    let plan = |m: StateMachine| match m.plan_recovery(&c, &[], &[], &hosts).unwrap() {
+        RecoveryPlan::Recover(r) => r.iter().map(|r| r.reason).collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    // Five seconds without a beat: alive by CloudStack's default, gone past a 4 s threshold, and
+    // alive again at exactly 5 s.
+    assert!(plan(machine).is_empty());
+    assert_eq!(
+        plan(machine.with_heartbeat_threshold(4_000)),
+        vec![GoneReason::HeartbeatStale]
+    );
+    assert!(plan(machine.with_heartbeat_threshold(5_000)).is_empty());
+    assert_eq!(machine.heartbeat_threshold_millis, 150_000);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
 use super::operations::{pack_entry, CALLER};
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::write::{Fence, MAX_VERSION, OWNER_GONE_AFTER_SECS};
+use crate::write::{Fence, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
 use crate::{next_state, Profile};
 use crate::{Mode, StateMachine};
 
@@ -186,14 +186,17 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-/// [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits.
+/// [MAX_VERSION, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS]: the fenced mode's limits.
 #[no_mangle]
 pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_constants(
     mut env: JNIEnv,
     _class: JClass,
 ) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let values = [MAX_VERSION as jlong, OWNER_GONE_AFTER_SECS as jlong];
+        let values = [
+            MAX_VERSION as jlong,
+            DEFAULT_HEARTBEAT_THRESHOLD_MILLIS as jlong,
+        ];
         Ok(new_longs(env, &values)?.into_raw())
     })
 }

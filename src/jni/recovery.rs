@@ -9,7 +9,7 @@ use jni::JNIEnv;
 use super::arrays::{array_length, new_longs, read_ints, read_longs, same_length, LongChunks};
 use super::codec;
 use super::codes::{gone, host, recovery, recovery_entry, recovery_header};
-use super::errors::{bad_element, run, BridgeResult};
+use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use super::operations::machine;
 use super::results;
 use crate::machine::StateMachine;
@@ -241,6 +241,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     _class: JClass<'local>,
     mode: jint,
     profile: jint,
+    heartbeat_threshold_millis: jlong,
     cluster_ids: JLongArray<'local>,
     cluster_states: JIntArray<'local>,
     cluster_versions: JLongArray<'local>,
@@ -256,7 +257,12 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     host_ages: JLongArray<'local>,
 ) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let machine = machine(mode, profile)?;
+        let threshold = u64::try_from(heartbeat_threshold_millis).map_err(|_| {
+            BridgeError::Input(format!(
+                "heartbeatThresholdMillis: {heartbeat_threshold_millis} is negative"
+            ))
+        })?;
+        let machine = machine(mode, profile)?.with_heartbeat_threshold(threshold);
         let ids = read_longs(env, "clusterIds", &cluster_ids)?;
         let states = read_ints(env, "clusterStates", &cluster_states)?;
         let n = ids.len();

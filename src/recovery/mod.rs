@@ -137,9 +137,9 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
             self.unknown_job = !marks.mark_all(jobs);
             return;
         }
-        let mut jobs = jobs.into_iter();
-        while !marks.mark_all(jobs.by_ref()) {
-            self.unknown_job = true;
+        // One job at a time: a job of unknown cluster is noted and the marking goes on.
+        for job in jobs {
+            self.unknown_job |= !marks.mark_all(std::iter::once(job));
         }
     }
 
@@ -160,7 +160,8 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
     }
 
     pub fn add_hosts(&mut self, hosts: &[MsHost]) {
-        self.owners.add(hosts);
+        self.owners
+            .add(hosts, self.machine.heartbeat_threshold_millis);
     }
 
     pub fn finish(self) -> Result<RecoveryPlan, WriteError> {
@@ -198,9 +199,9 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
             let token = c.fence.token;
             let write = match update_for(machine.profile, token.state, Event::OperationFailed) {
                 Some(u) => machine.write(token, u.target, Some(u.event), None)?,
-                // Held at rest (a proceed, a Created scale): only release it.
-                None if owner.is_some() => machine.write(token, token.state, None, None)?,
-                None => continue,
+                // Held at rest (a proceed, a Created scale): only release it. An unheld candidate is
+                // in an operation's state, and every such state has a failure exit.
+                None => machine.write(token, token.state, None, None)?,
             };
             recoveries.push(Recovery {
                 cluster_id: c.id,

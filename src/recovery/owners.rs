@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::write::{Owner, OWNER_GONE_AFTER_SECS};
+use crate::write::Owner;
 
 /// A management server as `mshost` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +30,8 @@ pub enum GoneReason {
     OwnerDown,
     /// The msid now runs with another runid: the process restarted.
     OwnerRestarted,
-    /// No heartbeat for more than [`OWNER_GONE_AFTER_SECS`].
+    /// No heartbeat for longer than the heartbeat threshold
+    /// ([`crate::StateMachine::heartbeat_threshold_millis`]).
     HeartbeatStale,
     /// No owner recorded (compat mode, or an older server wrote the row): no job for the cluster
     /// and no job of an unknown cluster.
@@ -56,14 +57,17 @@ pub(crate) struct OwnerIndex {
 }
 
 impl OwnerIndex {
-    pub(crate) fn add(&mut self, hosts: &[MsHost]) {
+    /// `threshold_millis`: a heartbeat older than this is stale.
+    pub(crate) fn add(&mut self, hosts: &[MsHost], threshold_millis: u64) {
         self.by_run.reserve(hosts.len());
         self.known.reserve(hosts.len());
         for h in hosts {
             self.known.insert(h.msid);
             let seen = match h.status {
                 MsStatus::Down => Liveness::Down,
-                _ if h.heartbeat_age_secs > OWNER_GONE_AFTER_SECS => Liveness::Stale,
+                _ if h.heartbeat_age_secs.saturating_mul(1000) > threshold_millis => {
+                    Liveness::Stale
+                }
                 _ => Liveness::Alive,
             };
             // Duplicate rows: any evidence of life wins.

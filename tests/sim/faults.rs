@@ -3,7 +3,7 @@
 use super::world::World;
 
 /// A peer is gone after this long without a heartbeat, in database time.
-const HEARTBEAT_GONE_SECS: u64 = cks_state::OWNER_GONE_AFTER_SECS;
+const HEARTBEAT_GONE_SECS: u64 = cks_state::DEFAULT_HEARTBEAT_THRESHOLD_MILLIS / 1000;
 
 impl World {
     /// Every serving server heartbeats; a frozen one whose heartbeat went stale loses its lease.

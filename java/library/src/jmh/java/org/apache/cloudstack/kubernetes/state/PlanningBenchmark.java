@@ -101,7 +101,7 @@ public class PlanningBenchmark {
     /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
     @Benchmark
     public long[] planJniRaw() {
-        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, candidateIds, candidateStates, NO_LONGS, NO_LONGS,
+        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, candidateIds, candidateStates, NO_LONGS, NO_LONGS,
                 NO_LONGS, NO_LONGS, NO_LONGS, jobClusterIds, NO_LONGS, NO_LONGS, NO_LONGS, NO_INTS, NO_LONGS);
     }
 

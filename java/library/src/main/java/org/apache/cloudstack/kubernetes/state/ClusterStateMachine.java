@@ -33,7 +33,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     private final Set<S> orphanStates;
     private final List<StateUpdate<S, E>> transitions;
     private final long maxVersion;
-    private final long ownerGoneAfterSeconds;
+    private final long heartbeatThresholdMillis;
     /**
      * Entry rules already decoded, by operation and state code, each with the packed value it was
      * decoded from: the result objects are immutable, so decideEntry hands out the same one for the
@@ -55,12 +55,29 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         this.transitions = readTransitions();
         long[] constants = NativeBridge.constants();
         this.maxVersion = constants[0];
-        this.ownerGoneAfterSeconds = constants[1];
+        this.heartbeatThresholdMillis = constants[1];
         @SuppressWarnings("unchecked")
         DecodedEntry<S, E>[] entries = (DecodedEntry<S, E>[]) new DecodedEntry<?, ?>[
                 Operation.values().length * states.codeCount()];
         this.decodedEntries = entries;
         this.stateCodeCount = states.codeCount();
+    }
+
+    /** {@code other} judging heartbeats by {@code heartbeatThresholdMillis}; shares everything else. */
+    private ClusterStateMachine(ClusterStateMachine<S, E> other, long heartbeatThresholdMillis) {
+        this.profile = other.profile;
+        this.profileCode = other.profileCode;
+        this.mode = other.mode;
+        this.modeCode = other.modeCode;
+        this.states = other.states;
+        this.events = other.events;
+        this.results = other.results;
+        this.orphanStates = other.orphanStates;
+        this.transitions = other.transitions;
+        this.maxVersion = other.maxVersion;
+        this.heartbeatThresholdMillis = heartbeatThresholdMillis;
+        this.decodedEntries = other.decodedEntries;
+        this.stateCodeCount = other.stateCodeCount;
     }
 
     private static final class DecodedEntry<S, E> {
@@ -100,7 +117,20 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** The same binding and profile in another mode. */
     public ClusterStateMachine<S, E> withMode(StateMode other) {
         require(other, "mode");
-        return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events);
+        return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events)
+                .withHeartbeatThreshold(heartbeatThresholdMillis);
+    }
+
+    /**
+     * The same machine judging a management server gone once its heartbeat is older than
+     * {@code millis}: the deployment's {@code cluster.heartbeat.threshold} (fenced recovery). Cheap:
+     * shares the binding.
+     */
+    public ClusterStateMachine<S, E> withHeartbeatThreshold(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("heartbeat threshold " + millis + " ms is negative");
+        }
+        return millis == heartbeatThresholdMillis ? this : new ClusterStateMachine<>(this, millis);
     }
 
     public StateMode mode() {
@@ -288,7 +318,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
             statuses[i] = host.status().code();
             ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
         }
-        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, ids, codes, versions, msids, runids,
+        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis, ids, codes, versions, msids, runids,
                 ownerJobs, jobIds, jobClusterIds, endedJobIds, hostMsids, hostRunids, statuses, ages));
     }
 
@@ -333,9 +363,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return maxVersion;
     }
 
-    /** A server whose heartbeat is older than this (database time) is gone (fenced mode). */
-    public long ownerGoneAfterSeconds() {
-        return ownerGoneAfterSeconds;
+    /**
+     * A server whose heartbeat is older than this (database time, milliseconds) is gone (fenced
+     * mode): CloudStack's default {@code cluster.heartbeat.threshold} (150000) unless
+     * {@link #withHeartbeatThreshold} set the deployment's.
+     */
+    public long heartbeatThresholdMillis() {
+        return heartbeatThresholdMillis;
     }
 
     int stateCode(S state, String argument) {

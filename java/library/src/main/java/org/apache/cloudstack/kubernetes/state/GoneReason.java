@@ -6,7 +6,7 @@ public enum GoneReason {
     OWNER_DOWN(NativeCodes.GONE_OWNER_DOWN),
     /** The owner's msid now runs with another runid: the process restarted. */
     OWNER_RESTARTED(NativeCodes.GONE_OWNER_RESTARTED),
-    /** No heartbeat for more than {@link ClusterStateMachine#ownerGoneAfterSeconds()}, in database time. */
+    /** No heartbeat for more than {@link ClusterStateMachine#heartbeatThresholdMillis()}, in database time. */
     HEARTBEAT_STALE(NativeCodes.GONE_HEARTBEAT_STALE),
     /** No owner recorded (an older server wrote the row), no job for it and no job of unknown cluster. */
     NO_OWNER_NO_JOB(NativeCodes.GONE_NO_OWNER_NO_JOB),

@@ -55,7 +55,7 @@ final class NativeBridge {
      */
     static native String scaleMessage(int scaleKind, int startedState, int nowState);
 
-    /** [MAX_VERSION, OWNER_GONE_AFTER_SECS]: the fenced mode's limits. Cold. */
+    /** [MAX_VERSION, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS]: the fenced mode's limits. Cold. */
     static native long[] constants();
 
     // The decisions that write take the mode ({@code MODE_*}) and answer packed writes. A compat
@@ -85,7 +85,7 @@ final class NativeBridge {
             int vmSummary);
 
     /**
-     * Recovery pass. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
+     * Recovery pass; a server whose heartbeat is older than heartbeatThresholdMillis is gone. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
      * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
      * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid, runid, status
      * ({@code HOST_*}), heartbeat age in database seconds. The library reads (and checks) the ids, states
@@ -94,7 +94,7 @@ final class NativeBridge {
      * per recovery {@code RECOVERY_ENTRY_*}: cluster id, expected token ({@code field token}), packed write
      * whose kind is the reason ({@code GONE_*}).
      */
-    static native long[] planRecovery(int mode, int profile, long[] clusterIds, int[] clusterStates,
+    static native long[] planRecovery(int mode, int profile, long heartbeatThresholdMillis, long[] clusterIds, int[] clusterStates,
             long[] clusterVersions, long[] ownerMsids, long[] ownerRunids, long[] ownerJobIds, long[] jobIds,
             long[] jobClusterIds, long[] endedJobIds, long[] hostMsids, long[] hostRunids, int[] hostStatuses,
             long[] hostAges);

@@ -63,7 +63,7 @@ final class NativeCodes {
     static final int LOG_LEVEL_INFO = 3;
     static final int LOG_LEVEL_DEBUG = 4;
     static final int LOG_LEVEL_TRACE = 5;
-    static final int ABI_VERSION = 6;
+    static final int ABI_VERSION = 7;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {

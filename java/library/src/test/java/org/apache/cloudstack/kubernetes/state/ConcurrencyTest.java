@@ -170,10 +170,10 @@ class ConcurrencyTest {
         Arrays.fill(none, -1);
         long[] versions = new long[states];
         for (int mode : new int[] {NativeCodes.MODE_COMPAT, NativeCodes.MODE_FENCED}) {
-            out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, ids, codes, versions, none, none,
+            out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, ids, codes, versions, none, none,
                     none, new long[] {7, 8}, new long[] {101, 105}, new long[0], new long[0], new long[0], new int[0],
                     new long[0])));
-            out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, ids, codes, versions, none,
+            out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, ids, codes, versions, none,
                     none, none, new long[] {9}, new long[] {-1}, new long[0], new long[0], new long[0], new int[0],
                     new long[0])));
         }

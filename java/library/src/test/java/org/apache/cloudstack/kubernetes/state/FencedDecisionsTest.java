@@ -21,7 +21,10 @@ class FencedDecisionsTest {
     @Test
     void theFencedLimitsComeFromTheCore() {
         assertEquals((1L << 40) - 1, F.maxVersion());
-        assertEquals(150, F.ownerGoneAfterSeconds());
+        assertEquals(150_000, F.heartbeatThresholdMillis());
+        assertEquals(4_000, F.withHeartbeatThreshold(4_000).heartbeatThresholdMillis());
+        assertEquals(StateMode.FENCED, F.withHeartbeatThreshold(4_000).mode());
+        assertThrows(IllegalArgumentException.class, () -> F.withHeartbeatThreshold(-1));
         assertEquals(StateMode.FENCED, F.mode());
     }
 

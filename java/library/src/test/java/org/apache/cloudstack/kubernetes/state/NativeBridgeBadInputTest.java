@@ -113,7 +113,7 @@ class NativeBridgeBadInputTest {
     private static long[] recovery(int mode, long[] ids, int[] states, long[] versions, long[] msids, long[] jobIds,
             long[] jobClusterIds, long[] ended) {
         long[] ownerColumn = ids == null || msids.length == ids.length ? msids : new long[ids.length];
-        return NativeBridge.planRecovery(mode, 0, ids, states, versions, msids, ownerColumn, ownerColumn, jobIds,
+        return NativeBridge.planRecovery(mode, 0, 150_000, ids, states, versions, msids, ownerColumn, ownerColumn, jobIds,
                 jobClusterIds, ended, NO_LONGS, NO_LONGS, new int[0], NO_LONGS);
     }
 
@@ -145,7 +145,7 @@ class NativeBridgeBadInputTest {
                 NO_LONGS));
         bad("jobClusterIds", () -> recovery(FENCED, one, scaling, new long[] {0}, new long[] {-1}, new long[] {3, 4},
                 new long[] {1}, NO_LONGS));
-        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
+        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, 150_000, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
                 NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[0],
                 new long[] {0}));
         long[] compat = recovery(COMPAT, one, scaling, NO_LONGS, NO_LONGS, new long[] {3, 4}, new long[] {1}, NO_LONGS);
@@ -154,9 +154,12 @@ class NativeBridgeBadInputTest {
                 NO_LONGS, NO_LONGS, NO_LONGS));
         bad("clusterVersions", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {-1},
                 new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS));
+        bad("heartbeatThresholdMillis", () -> NativeBridge.planRecovery(FENCED, 0, -1, NO_LONGS, new int[0],
+                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0],
+                NO_LONGS));
         bad("endedJobIds[0]", () -> recovery(FENCED, NO_LONGS, new int[0], NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,
                 new long[] {-2}));
-        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
+        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, 150_000, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
                 NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[] {9},
                 new long[] {0}));
     }

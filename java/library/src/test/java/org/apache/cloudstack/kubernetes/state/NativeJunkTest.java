@@ -324,7 +324,7 @@ class NativeJunkTest {
             Arrays.fill(none, -1);
             long[] jobIds = jobs == null ? new long[0] : new long[jobs.length];
             return expect(valid, () -> {
-                long[] plan = NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, ids, clusterStates, none, none, none,
+                long[] plan = NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, ids, clusterStates, none, none, none,
                         none, jobIds, jobs, new long[0], new long[0], new long[0], new int[0], new long[0]);
                 return NativeModeJunkTest.wellFormed(plan);
             });

@@ -192,7 +192,7 @@ class NativeModeJunkTest {
             int[] statuses = ints(j, hosts, clean, 3);
             long[] ages = longs(j, hosts, clean, 0, 400);
             return answer(clean, () -> {
-                long[] plan = NativeBridge.planRecovery(m, p, ids, clusterStates, versions, msids, runids, ownerJobs,
+                long[] plan = NativeBridge.planRecovery(m, p, 150_000, ids, clusterStates, versions, msids, runids, ownerJobs,
                         jobIds, jobClusters, new long[0], hostMsids, hostRunids, statuses, ages);
                 assertTrue(wellFormed(plan), "plan layout");
             });

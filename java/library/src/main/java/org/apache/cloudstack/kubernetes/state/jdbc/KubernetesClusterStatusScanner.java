@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.cloudstack.kubernetes.state.ClusterRecovery;
@@ -62,6 +63,8 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     private final ScanQueries.Listing reconcileListing;
     private final S alert;
     private volatile ScanListener listener = new ScanListener() { };
+    /** The deployment's {@code cluster.heartbeat.threshold} in ms, asked at each pass (it is dynamic). */
+    private volatile LongSupplier heartbeatThreshold;
 
     /** A compat scanner that reads and writes through the DAO's connection source. */
     public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao) {
@@ -81,6 +84,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
             Supplier<Owner> scanner) {
         this.dao = Objects.requireNonNull(dao, "dao");
         this.machine = dao.machine();
+        this.heartbeatThreshold = machine::heartbeatThresholdMillis;
         this.source = Objects.requireNonNull(source, "source");
         this.scanner = Objects.requireNonNull(scanner, "scanner");
         this.fenced = dao.mode() == StateMode.FENCED;
@@ -97,6 +101,15 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     public StateMode mode() {
         return dao.mode();
+    }
+
+    /**
+     * Where each later pass reads {@code cluster.heartbeat.threshold} (milliseconds): in CloudStack,
+     * {@code ClusterManager.HeartbeatThreshold::value}. Default: the machine's
+     * ({@link ClusterStateMachine#heartbeatThresholdMillis()}).
+     */
+    public void setHeartbeatThreshold(LongSupplier millis) {
+        this.heartbeatThreshold = Objects.requireNonNull(millis, "millis");
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
@@ -143,7 +156,8 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
         listener.jobsRead();
         long[] jobIds = jobs.jobIds();
         long[] ended = endedOwnerJobs(c, candidates, jobIds);
-        RecoveryPlan<S, E> plan = machine.planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
+        RecoveryPlan<S, E> plan = machine.withHeartbeatThreshold(heartbeatThreshold.getAsLong())
+                .planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
         if (plan.kind() == RecoveryPlan.Kind.WAIT) {
             List<Long> unknown = new ArrayList<>();
             for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             TableCommand.class,
             RulesCommand.class,
             SimulateCommand.class,
+            SimulateServerCommand.class,
             ScanCommand.class,
             ExplainCommand.class,
             SchemaCommand.class,
@@ -29,7 +30,9 @@ public final class CksStateCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "give a command: "
-                + String.join(", ", spec.subcommands().keySet()));
+                + String.join(", ", spec.subcommands().entrySet().stream()
+                        .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden()).map(e -> e.getKey())
+                        .toList()));
     }
 
     /** A CommandLine for this tool; enum option values are case-insensitive (--format TSV). */

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplainer;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplanation;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
@@ -69,6 +70,7 @@ final class ExplainCommand implements Callable<Integer> {
         ClusterExplanation e;
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             mode = modeOption.resolve(c);
+            machine = machine.withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
             OverdueOperations overdue = new OverdueOperations(
                     machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter);
             e = new ClusterExplainer<>(machine, db.source(), mode.mode(), maxJobs, overdue).explain(cluster.strip());

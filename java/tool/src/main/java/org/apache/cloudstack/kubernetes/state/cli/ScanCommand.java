@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
@@ -63,6 +64,7 @@ final class ScanCommand implements Callable<Integer> {
         List<OverdueOperations.Overdue> overdue;
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             mode = modeOption.resolve(c);
+            machine = machine.withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
             result = new StuckClusterScan<>(machine, db.source(), mode.mode()).run(apply);
             overdue = new OverdueOperations(machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter)
                     .find(c);

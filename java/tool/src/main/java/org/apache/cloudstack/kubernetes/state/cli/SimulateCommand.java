@@ -1,9 +1,13 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
+import org.apache.cloudstack.kubernetes.state.simulate.ProcessOptions;
+import org.apache.cloudstack.kubernetes.state.simulate.ProcessSimulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
 import org.apache.cloudstack.kubernetes.state.simulate.Watchdog;
@@ -82,8 +86,21 @@ final class SimulateCommand implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--jdbc-url", description = "MariaDB/MySQL database (default: embedded H2 in a temp folder);"
-            + " it must be empty or a previous simulate run's")
-    String jdbcUrl;
+            + " it must be empty or a previous simulate run's. With --processes it may be given several times (the"
+            + " nodes of a Galera cluster): server i writes on URL i mod n")
+    List<String> jdbcUrls = new ArrayList<>();
+
+    @Option(names = "--processes", description = "run every management server as its own JVM (needs --jdbc-url):"
+            + " a crash is a SIGKILL, a restart a new process with a new runid")
+    boolean processes;
+
+    @Option(names = "--pauses", defaultValue = "0", description = "with --processes: SIGSTOP a server for longer than"
+            + " the heartbeat threshold, then SIGCONT it, this many times (default: ${DEFAULT-VALUE})")
+    int pauses;
+
+    @Option(names = "--heartbeat-threshold-ms", defaultValue = "4000", description = "with --processes: the"
+            + " cluster.heartbeat.threshold the run sets, in ms (default: ${DEFAULT-VALUE})")
+    long heartbeatThresholdMillis;
 
     @Option(names = "--user", description = "database user (with --jdbc-url)")
     String user;
@@ -112,19 +129,23 @@ final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "environment variable " + passwordEnv + " is not set");
         }
         Secrets.register(password);
-        Secrets.registerUrl(jdbcUrl);
+        jdbcUrls.forEach(Secrets::registerUrl);
+        String jdbcUrl = jdbcUrls.isEmpty() ? null : jdbcUrls.get(0);
         SimulationConfig config = new SimulationConfig(servers, clusters, operations, crashes, seed, duration, workers,
                 operationMillis, arrivalMillis, scannerMillis, failureRate, legacyJobRate, widenWindows, jdbcUrl,
                 user, password, checkedOptions());
         PrintWriter err = spec.commandLine().getErr();
         SimulationReport report;
         try {
-            report = new ControlPlaneSimulation(config, line -> {
+            java.util.function.Consumer<String> progress = line -> {
                 if (!quiet) {
                     err.println(line);
                     err.flush();
                 }
-            }).stallAfterSeconds(stallSeconds).run();
+            };
+            report = processes ? new ProcessSimulation(config, processOptions(), progress)
+                    .stallAfterSeconds(stallSeconds).run()
+                    : new ControlPlaneSimulation(config, progress).stallAfterSeconds(stallSeconds).run();
         } catch (Watchdog.Stalled stalled) {
             err.println("cks-state simulate: " + stalled.getMessage());
             err.print(stalled.threadDump());
@@ -145,6 +166,15 @@ final class SimulateCommand implements Callable<Integer> {
             return NOT_DISPATCHED;
         }
         return 0;
+    }
+
+    /** The --processes options, each checked under its own name. */
+    private ProcessOptions processOptions() {
+        try {
+            return new ProcessOptions(jdbcUrls, pauses, heartbeatThresholdMillis);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** Every option checked under its own name; the mode of --mode. */
@@ -168,7 +198,13 @@ final class SimulateCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), option[0] + " must be between 0 and 1");
             }
         }
-        if (jdbcUrl == null && (user != null || passwordEnv != null)) {
+        if (jdbcUrls.size() > 1 && !processes) {
+            throw new ParameterException(spec.commandLine(), "several --jdbc-url go with --processes");
+        }
+        if (!processes && pauses != 0) {
+            throw new ParameterException(spec.commandLine(), "--pauses goes with --processes");
+        }
+        if (jdbcUrls.isEmpty() && (user != null || passwordEnv != null)) {
             throw new ParameterException(spec.commandLine(), "--user and --password-env go with --jdbc-url");
         }
         String m = mode.strip().toLowerCase(java.util.Locale.ROOT);

@@ -12,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
 
 /**
@@ -118,26 +118,11 @@ public final class OverdueOperations {
      * a value that is not a whole number of seconds.
      */
     public static Map<String, Long> limits(Connection c) throws SQLException {
+        List<String> keys = List.of(START_TIMEOUT, SCALE_TIMEOUT, UPGRADE_TIMEOUT);
+        Map<String, String> values = CloudStackConfiguration.values(c, keys);
         Map<String, Long> out = new HashMap<>();
-        for (String key : List.of(START_TIMEOUT, SCALE_TIMEOUT, UPGRADE_TIMEOUT)) {
-            out.put(key, DEFAULT_SECONDS);
-        }
-        if (!CloudStackSchema.tableExists(c, "configuration")) {
-            return out;
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, COALESCE(`value`, default_value) FROM configuration"
-                + " WHERE name IN (?, ?, ?)")) {
-            ps.setString(1, START_TIMEOUT);
-            ps.setString(2, SCALE_TIMEOUT);
-            ps.setString(3, UPGRADE_TIMEOUT);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String v = rs.getString(2);
-                    if (v != null && v.strip().matches("[0-9]{1,12}") && Long.parseLong(v.strip()) > 0) {
-                        out.put(rs.getString(1), Long.parseLong(v.strip()));
-                    }
-                }
-            }
+        for (String key : keys) {
+            out.put(key, CloudStackConfiguration.positive(values, key, DEFAULT_SECONDS));
         }
         return out;
     }

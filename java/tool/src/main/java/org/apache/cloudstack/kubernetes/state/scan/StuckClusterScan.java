@@ -42,6 +42,7 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     private final ConnectionSource source;
     private final KubernetesClusterStatusScanner<S, E> scanner;
 
+    /** {@code machine}: with the deployment's heartbeat threshold (fenced recovery judges owners by it). */
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode) {
         this.source = source;
         this.scanner = new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine.withMode(mode),

@@ -25,9 +25,16 @@ final class OperationRunner {
     private final OperationOutcomes outcomes;
     private final LatencyRecorder latency;
     private final boolean widenWindows;
+    private final ActionEvents events;
 
     OperationRunner(SimulationDatabase db, List<SimCluster> clusters, InvariantMonitor monitor,
             OperationOutcomes outcomes, LatencyRecorder latency, boolean widenWindows) {
+        this(db, clusters, monitor, outcomes, latency, widenWindows, ActionEvents.NONE);
+    }
+
+    OperationRunner(SimulationDatabase db, List<SimCluster> clusters, InvariantMonitor monitor,
+            OperationOutcomes outcomes, LatencyRecorder latency, boolean widenWindows, ActionEvents events) {
+        this.events = events;
         this.db = db;
         this.clusters = clusters;
         this.monitor = monitor;
@@ -77,6 +84,7 @@ final class OperationRunner {
             tracker.lock.unlock();
         }
         if (jobId < 0) {
+            events.abandoned(op, cluster.id(), false);
             return;
         }
         for (int attempt = 0; attempt < DATABASE_RETRIES; attempt++) {
@@ -86,6 +94,7 @@ final class OperationRunner {
                     db.finishJob(jobId, server.msid, false);
                     return null;
                 });
+                events.abandoned(op, cluster.id(), false);
                 return;
             } catch (ManagementServer.Crashed crashed) {
                 return; // the restart fails the jobs of the old run
@@ -99,17 +108,20 @@ final class OperationRunner {
             }
         }
         outcomes.jobsLeftInProgress.incrementAndGet();
+        events.abandoned(op, cluster.id(), true);
     }
 
     private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
             ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         ActiveOperation[] active = new ActiveOperation[1];
+        events.entering(op, cluster.id());
         OperationEntry<State, Event> entry = server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
             OperationEntry<State, Event> e = guard.transitToOperationState(cluster.id(), op.kind().operation, current);
             if (e.update() != null) {
                 latency.add(System.nanoTime() - start);
+                events.latency(System.nanoTime() - start);
             }
             if (e.mayProceed()) {
                 active[0] = new ActiveOperation(op, server.index, runid, e.kind() == OperationEntry.Kind.ENTERED,
@@ -119,6 +131,8 @@ final class OperationRunner {
             return e;
         });
         outcomes.count(EntryOutcome.valueOf(entry.kind().name()));
+        events.entered(op, cluster.id(), EntryOutcome.valueOf(entry.kind().name()),
+                entry.movedTo() == null ? null : entry.movedTo().name());
         if (!entry.mayProceed()) {
             return entry.kind() == OperationEntry.Kind.NOTHING_TO_DO;
         }
@@ -128,7 +142,7 @@ final class OperationRunner {
         server.work(runid, op.workMillis());
         boolean ok = !op.fails();
         applyVmEffects(op, server, runid, cluster, ok);
-        return finish(server, runid, tracker, active[0], ok, entry.movedTo() != null,
+        return finish(op, server, runid, tracker, active[0], ok, entry.movedTo() != null,
                 () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
     }
 
@@ -136,13 +150,17 @@ final class OperationRunner {
      * The completion compare-and-set under the cluster's tracker lock, so the monitor sees it in
      * the database's order; {@code moved} tells whether it was a real compare-and-set.
      */
-    private boolean finish(ManagementServer server, long runid, ClusterTracker tracker, ActiveOperation active,
-            boolean ok, boolean moved, ManagementServer.Step<Boolean> completion) throws SQLException {
+    private boolean finish(ScriptedOperation op, ManagementServer server, long runid, ClusterTracker tracker,
+            ActiveOperation active, boolean ok, boolean moved, ManagementServer.Step<Boolean> completion)
+            throws SQLException {
+        events.completing(op, tracker.clusterId);
         server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
             boolean hit = completion.run();
+            events.completed(op, tracker.clusterId, moved, hit, !ok);
             if (moved) {
                 latency.add(System.nanoTime() - start);
+                events.latency(System.nanoTime() - start);
                 if (!hit) {
                     outcomes.completionMissed.incrementAndGet();
                 }
@@ -164,15 +182,18 @@ final class OperationRunner {
         // never touch a state that another scale may hold.
         if (op.fails() && op.index() % 3 == 0) {
             outcomes.count(EntryOutcome.REFUSED);
+            events.entered(op, cluster.id(), EntryOutcome.REFUSED, null);
             server.step(runid, () -> guard.completeScale(scale, cluster.id(), false));
             return false;
         }
         ActiveOperation[] active = new ActiveOperation[1];
+        events.entering(op, cluster.id());
         ScaleEntry<State, Event> first = server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
             ScaleEntry<State, Event> e = guard.enterScalingState(scale, cluster.id());
             if (e.update() != null) {
                 latency.add(System.nanoTime() - start);
+                events.latency(System.nanoTime() - start);
             }
             if (e.mayProceed()) {
                 boolean entered = e.kind() == ScaleEntry.Kind.ENTERED;
@@ -183,6 +204,8 @@ final class OperationRunner {
             return e;
         });
         outcomes.count(scaleOutcome(first.kind()));
+        events.entered(op, cluster.id(), scaleOutcome(first.kind()),
+                first.kind() == ScaleEntry.Kind.ENTERED ? first.update().target().name() : null);
         if (!first.mayProceed()) {
             return false;
         }
@@ -191,7 +214,7 @@ final class OperationRunner {
         server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
         server.work(runid, op.workMillis() - op.workMillis() / 2);
         boolean ok = !op.fails();
-        return finish(server, runid, tracker, active[0], ok, scale.movedCluster(),
+        return finish(op, server, runid, tracker, active[0], ok, scale.movedCluster(),
                 () -> guard.completeScale(scale, cluster.id(), ok));
     }
 

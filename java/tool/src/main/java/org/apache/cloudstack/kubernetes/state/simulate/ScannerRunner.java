@@ -24,9 +24,16 @@ final class ScannerRunner implements ScanListener {
     private final InvariantMonitor monitor;
     private final ScannerStats stats;
     private final boolean widenWindows;
+    private final ActionEvents events;
 
     ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
             InvariantMonitor monitor, ScannerStats stats, boolean widenWindows) {
+        this(server, scanner, monitor, stats, widenWindows, ActionEvents.NONE);
+    }
+
+    ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
+            InvariantMonitor monitor, ScannerStats stats, boolean widenWindows, ActionEvents events) {
+        this.events = events;
         this.server = server;
         this.scanner = scanner;
         this.monitor = monitor;
@@ -49,6 +56,9 @@ final class ScannerRunner implements ScanListener {
                 RecoveryResult<State> recovery = scanner.recoverOrphanedOperationStates();
                 ReconcileResult<State> reconcile = scanner.reconcileAlertClusters(id -> true);
                 stats.record(recovery, reconcile);
+                events.pass(recovery.statements() + reconcile.statements(), recovery.recoveredIds().size(),
+                        recovery.missedIds().size(), reconcile.moved().size(),
+                        recovery.kind() == RecoveryResult.Kind.WAITED, recovery.jobLookupSkipped());
                 return true;
             });
         } catch (ManagementServer.Crashed crashed) {
@@ -56,6 +66,7 @@ final class ScannerRunner implements ScanListener {
         } catch (SQLException | StateStoreException e) {
             // A scanner pass that meets a database error ends; the next one starts afresh.
             stats.databaseErrors.incrementAndGet();
+            events.passFailed();
             return true;
         } finally {
             GLOBAL_LOCK.unlock();
@@ -85,12 +96,14 @@ final class ScannerRunner implements ScanListener {
 
     @Override
     public void beforeRecovery(long clusterId) {
+        events.recovering(clusterId);
         monitor.tracker(clusterId).lock.lock();
     }
 
     @Override
     public void afterRecovery(long clusterId, boolean hit) {
         ClusterTracker tracker = monitor.tracker(clusterId);
+        events.recovered(clusterId, hit);
         try {
             if (hit) {
                 monitor.scannerRecovered(tracker);

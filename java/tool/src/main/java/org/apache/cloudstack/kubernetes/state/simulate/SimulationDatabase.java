@@ -75,6 +75,11 @@ final class SimulationDatabase implements AutoCloseable {
         }
     }
 
+    /** A database another process prepared (a management server process of simulate --processes). */
+    static SimulationDatabase attach(String url, String user, String password) throws SQLException {
+        return new SimulationDatabase(url, user, password, null);
+    }
+
     String describe() {
         return tempDir != null ? "embedded H2 (" + tempDir + ")" : url.replaceAll("password=[^&;]*", "password=***");
     }
@@ -250,6 +255,67 @@ final class SimulationDatabase implements AutoCloseable {
     /** A live server's heartbeat, in database time. */
     void heartbeat(long msid, long runid) throws SQLException {
         execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
+    }
+
+    /** A beat of this run; false when the run is no longer the server's live one (peers marked it Down). */
+    boolean beat(long msid, long runid) throws SQLException {
+        return execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid,
+                runid) == 1;
+    }
+
+    /** The (msid, runid) of other servers that are Up but silent for longer than {@code thresholdMillis}. */
+    List<long[]> silentPeers(long self, long thresholdMillis) throws SQLException {
+        List<long[]> out = new ArrayList<>();
+        try (Connection c = open();
+             PreparedStatement ps = c.prepareStatement("SELECT msid, runid FROM mshost WHERE state = 'Up' AND msid <> ?"
+                     + " AND TIMESTAMPDIFF(SECOND, last_update, NOW()) * 1000 > ?")) {
+            ps.setLong(1, self);
+            ps.setLong(2, thresholdMillis);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What a peer does about a silent server, as CloudStack's cluster manager does: marks that run
+     * Down and fails its unfinished jobs (530). False when another peer (or a restart) got there first.
+     */
+    boolean markPeerDown(long self, long msid, long runid) throws SQLException {
+        if (execute("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid) != 1) {
+            return false;
+        }
+        execute("UPDATE async_job SET job_status = 2, job_result_code = 530, job_result = 'job cancelled because of"
+                + " management server restart or shutdown', job_complete_msid = ?, last_updated = NOW()"
+                + " WHERE job_executing_msid = ? AND job_status = 0", self, msid);
+        return true;
+    }
+
+    /** A clean stop: the run marks itself Down (its jobs are all finished). */
+    void markRunDown(long msid, long runid) throws SQLException {
+        execute("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ?", msid, runid);
+    }
+
+    /** Sets a global setting as CloudStack stores it. */
+    void setting(String name, String value) throws SQLException {
+        execute("DELETE FROM configuration WHERE name = ?", name);
+        execute("INSERT INTO configuration (category, instance, component, name, `value`, default_value)"
+                + " VALUES ('Advanced', 'DEFAULT', 'management-server', ?, ?, ?)", name, value, value);
+    }
+
+    /** The seeded clusters in id order (their script indexes); the initial state is not read. */
+    List<SimCluster> clusters() throws SQLException {
+        List<SimCluster> out = new ArrayList<>();
+        try (Connection c = open(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, uuid FROM kubernetes_cluster ORDER BY id")) {
+            while (rs.next()) {
+                out.add(new SimCluster(out.size(), rs.getLong(1), rs.getString(2), null));
+            }
+        }
+        return out;
     }
 
     void markServerDown(long msid) throws SQLException {

@@ -185,4 +185,31 @@ class DeploymentModeTest {
             unmigrated(db);
         }
     }
+
+    /** The deployment's cluster.heartbeat.threshold judges a silent owner: 20 s is alive by default, gone past 10 s. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void theDeploymentsHeartbeatThresholdJudgesOwners(ToolDatabase db) throws SQLException {
+        migrated(db);
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = new CloudStackRows(c);
+            rows.mshost(7003, "Up", 21);
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("UPDATE mshost SET last_update = TIMESTAMPADD(SECOND, -20, NOW()) WHERE msid = 7003");
+            }
+            long id = rows.cluster("silent-owner", "Upgrading");
+            rows.hold(id, 4, 7003, 21, 4444);
+        }
+        ToolRun byDefault = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertEquals(0, byDefault.code(), byDefault.err());
+        assertFalse(byDefault.out().contains("silent-owner"), byDefault.out());
+        try (Connection c = db.connect()) {
+            new CloudStackRows(c).setting("cluster.heartbeat.threshold", "10000", "150000");
+        }
+        ToolRun shorter = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertTrue(shorter.out().contains("silent-owner: Upgrading -> Alert") && shorter.out().contains("[HEARTBEAT_STALE]"),
+                shorter.out());
+        ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), "silent-owner");
+        assertTrue(explain.out().contains("HEARTBEAT_STALE"), explain.out());
+    }
 }

@@ -1,0 +1,152 @@
+package org.apache.cloudstack.kubernetes.state.simulate;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
+import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+
+/**
+ * One management server as its own JVM ({@code simulate --processes}): the real guard, workers,
+ * status scanner and heartbeat, on the database the parent prepared. The parent sends the scripted
+ * operations on standard input ({@link ProcessCommands}); the process logs what it does in its
+ * {@link ActionLog}. At start it does what CloudStack does: fails its own unfinished jobs of earlier
+ * runs (530) and marks itself Up with its new runid. Its heartbeat marks silent peers Down and fails
+ * their jobs; when it finds itself marked Down (it was frozen past the threshold) it fences itself:
+ * it logs SELF_FENCE and halts.
+ */
+public final class ServerProcess {
+    /** Where a server process finds its database password: the environment, never the command line. */
+    public static final String PASSWORD_ENV = "CKS_STATE_SIMULATE_PASSWORD";
+    /** The exit status of a process that fenced itself. */
+    public static final int SELF_FENCED = 7;
+    /** How often a server beats and looks at its peers (CloudStack: cluster.heartbeat.interval, 1500 ms). */
+    static final int HEARTBEAT_MILLIS = 500;
+
+    /**
+     * What one process runs.
+     *
+     * @param index       the server's index in the script
+     * @param msid        its msid (the same across restarts)
+     * @param runid       this run's runid (new at every start)
+     * @param jdbcUrl     the database (a Galera node: each server may write on another)
+     * @param log         its action log
+     */
+    public record Settings(int index, long msid, long runid, String jdbcUrl, String user, String password,
+            StateMode mode, int workers, int scannerMillis, boolean widenWindows, Path log) {
+    }
+
+    private ServerProcess() {
+    }
+
+    /** Runs until the parent sends {@code end} (then 0) or closes standard input (then halts). */
+    public static int run(Settings s, BufferedReader commands) throws SQLException, IOException, InterruptedException {
+        try (ActionLog log = new ActionLog(s.log()); SimulationDatabase db = SimulationDatabase.attach(s.jdbcUrl(),
+                s.user(), s.password())) {
+            log.write("START", s.index(), s.msid(), s.runid(), ProcessHandle.current().pid());
+            int failed = db.failJobsOfRestartedServer(s.msid(), s.runid());
+            long threshold;
+            try (Connection c = db.open()) {
+                threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
+            }
+            log.write("UP", failed, threshold);
+            ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class)
+                    .withMode(s.mode()).withHeartbeatThreshold(threshold);
+            ManagementServer server = new ManagementServer(s.index(), s.msid(), s.runid());
+            KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source())
+                    .withHistory(s.msid());
+            ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(dao);
+            KubernetesClusterStatusScanner<State, Event> statusScanner = new KubernetesClusterStatusScanner<>(
+                    new KubernetesClusterStateDao<>(machine, db.source()).withHistory(s.msid()),
+                    () -> Owner.of(s.msid(), s.runid()));
+            LoggedActions events = new LoggedActions(log);
+            InvariantMonitor local = new InvariantMonitor(); // the parent judges from the logs
+            ScannerRunner scanner = new ScannerRunner(server, statusScanner, local, new ScannerStats(),
+                    s.widenWindows(), events);
+            List<SimCluster> clusters = db.clusters();
+            OperationRunner runner = new OperationRunner(db, clusters, local, new OperationOutcomes(),
+                    new LatencyRecorder(), s.widenWindows(), events);
+            Thread scanning = daemon("scanner", () -> {
+                while (sleep(s.scannerMillis())) {
+                    scanner.pass();
+                }
+            });
+            Thread heartbeat = daemon("heartbeat", () -> heartbeat(db, s, threshold, log));
+            ExecutorService workers = Executors.newFixedThreadPool(s.workers());
+            System.out.println(ProcessCommands.READY);
+            System.out.flush();
+            String line;
+            while ((line = commands.readLine()) != null) {
+                if (line.equals(ProcessCommands.END)) {
+                    workers.shutdown();
+                    if (!workers.awaitTermination(60, TimeUnit.SECONDS)) {
+                        log.write("WORKERS_STUCK");
+                        Runtime.getRuntime().halt(3);
+                    }
+                    scanning.interrupt();
+                    heartbeat.interrupt();
+                    scanning.join(10_000);
+                    heartbeat.join(10_000);
+                    db.markRunDown(s.msid(), s.runid());
+                    log.write("STOP");
+                    return 0;
+                }
+                ScriptedOperation op = ProcessCommands.operation(line, s.index());
+                workers.submit(() -> runner.run(op, server, guard));
+            }
+            // The parent is gone: so is this server.
+            log.write("ORPHANED");
+            Runtime.getRuntime().halt(2);
+            return 2;
+        }
+    }
+
+    /** Beats; marks silent peers Down as CloudStack's cluster manager does; fences itself once marked Down. */
+    private static void heartbeat(SimulationDatabase db, Settings s, long thresholdMillis, ActionLog log) {
+        while (sleep(HEARTBEAT_MILLIS)) {
+            try {
+                if (!db.beat(s.msid(), s.runid())) {
+                    log.write("SELF_FENCE");
+                    Runtime.getRuntime().halt(SELF_FENCED);
+                }
+                for (long[] peer : db.silentPeers(s.msid(), thresholdMillis)) {
+                    log.write("PEER_DOWN", peer[0], peer[1]);
+                    log.write("PEER_DOWN_DONE", peer[0], peer[1], db.markPeerDown(s.msid(), peer[0], peer[1]));
+                }
+            } catch (SQLException e) {
+                log.write("HEARTBEAT_FAILED");
+            }
+        }
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, "cks-server-" + name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Sleeps; false once interrupted. */
+    private static boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
