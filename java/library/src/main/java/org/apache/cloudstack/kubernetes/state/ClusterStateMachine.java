@@ -275,51 +275,11 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(jobClusterIds, "jobClusterIds");
         require(endedJobIds, "endedJobIds");
         require(hosts, "hosts");
-        int n = candidates.size();
-        long[] ids = new long[n];
-        int[] codes = new int[n];
-        // The fence columns cross only in fenced mode: compat reads none (and at 100k candidates
-        // four more arrays cost the pass more than its planning).
-        int f = mode == StateMode.FENCED ? n : 0;
-        long[] versions = new long[f];
-        long[] msids = new long[f];
-        long[] runids = new long[f];
-        long[] ownerJobs = new long[f];
-        for (int i = 0; i < n; i++) {
-            ClusterSnapshot<S> c = candidates.get(i);
-            if (c == null) {
-                throw new IllegalArgumentException("candidates[" + i + "] is null");
-            }
-            ids[i] = c.id();
-            codes[i] = states.codeOrNone(c.state());
-            if (codes[i] < 0) { // the argument's name is built only for the error
-                throw states.foreign(c.state(), "candidates[" + i + "].state");
-            }
-            if (f > 0) {
-                versions[i] = c.row().version();
-                Owner o = c.row().owner();
-                msids[i] = o == null ? -1 : o.msid();
-                runids[i] = o == null ? -1 : o.runid();
-                ownerJobs[i] = o == null ? -1 : o.jobId();
-            }
-        }
-        int h = hosts.size();
-        long[] hostMsids = new long[h];
-        long[] hostRunids = new long[h];
-        int[] statuses = new int[h];
-        long[] ages = new long[h];
-        for (int i = 0; i < h; i++) {
-            MsHost host = hosts.get(i);
-            if (host == null) {
-                throw new IllegalArgumentException("hosts[" + i + "] is null");
-            }
-            hostMsids[i] = host.msid();
-            hostRunids[i] = host.runid();
-            statuses[i] = host.status().code();
-            ages[i] = Math.max(0, host.heartbeatAgeSeconds()); // a heartbeat "in the future" is fresh
-        }
-        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis, ids, codes, versions, msids, runids,
-                ownerJobs, jobIds, jobClusterIds, endedJobIds, hostMsids, hostRunids, statuses, ages));
+        RecoveryColumns<S> c = RecoveryColumns.of(candidates, states, mode == StateMode.FENCED);
+        HostColumns h = HostColumns.of(hosts);
+        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis, c.ids,
+                c.states, c.versions, c.msids, c.runids, c.ownerJobs, jobIds, jobClusterIds, endedJobIds, h.msids,
+                h.runids, h.statuses, h.ages));
     }
 
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */

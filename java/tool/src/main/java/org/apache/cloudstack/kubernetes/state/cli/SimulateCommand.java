@@ -98,6 +98,14 @@ final class SimulateCommand implements Callable<Integer> {
             + " the heartbeat threshold, then SIGCONT it, this many times (default: ${DEFAULT-VALUE})")
     int pauses;
 
+    @Option(names = "--db-node-kills", defaultValue = "0", description = "with --processes: kill a database node"
+            + " mid-run and start it again, this many times, with --db-node-hook (default: ${DEFAULT-VALUE})")
+    int dbNodeKills;
+
+    @Option(names = "--db-node-hook", paramLabel = "SCRIPT", description = "with --db-node-kills: a script taking"
+            + " 'kill-node N' and 'start-node N', N the position of the node's --jdbc-url (scripts/galera.sh)")
+    String dbNodeHook;
+
     @Option(names = "--heartbeat-threshold-ms", defaultValue = "4000", description = "with --processes: the"
             + " cluster.heartbeat.threshold the run sets, in ms (default: ${DEFAULT-VALUE})")
     long heartbeatThresholdMillis;
@@ -171,7 +179,7 @@ final class SimulateCommand implements Callable<Integer> {
     /** The --processes options, each checked under its own name. */
     private ProcessOptions processOptions() {
         try {
-            return new ProcessOptions(jdbcUrls, pauses, heartbeatThresholdMillis);
+            return new ProcessOptions(jdbcUrls, pauses, heartbeatThresholdMillis, dbNodeKills, dbNodeHook);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -201,8 +209,9 @@ final class SimulateCommand implements Callable<Integer> {
         if (jdbcUrls.size() > 1 && !processes) {
             throw new ParameterException(spec.commandLine(), "several --jdbc-url go with --processes");
         }
-        if (!processes && pauses != 0) {
-            throw new ParameterException(spec.commandLine(), "--pauses goes with --processes");
+        if (!processes && (pauses != 0 || dbNodeKills != 0 || dbNodeHook != null)) {
+            throw new ParameterException(spec.commandLine(), "--pauses, --db-node-kills and --db-node-hook go with"
+                    + " --processes");
         }
         if (jdbcUrls.isEmpty() && (user != null || passwordEnv != null)) {
             throw new ParameterException(spec.commandLine(), "--user and --password-env go with --jdbc-url");

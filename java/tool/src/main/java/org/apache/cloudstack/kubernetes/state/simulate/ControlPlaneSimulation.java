@@ -104,14 +104,14 @@ public final class ControlPlaneSimulation {
                 for (ScannerRunner scanner : scanners) {
                     background.add(start("scanner", () -> {
                         while (!stopScanners.get()) {
-                            sleep(config.scannerMillis());
+                            Sleep.millis(config.scannerMillis());
                             scanner.pass();
                         }
                     }));
                 }
                 // Live servers beat every 1.5 s, as CloudStack's do: the fenced scanner judges owners by it.
                 background.add(start("heartbeat", () -> {
-                    while (!stopScanners.get() && sleep(1500)) {
+                    while (!stopScanners.get() && Sleep.millis(1500)) {
                         for (ManagementServer s : servers) {
                             heartbeat(db, s);
                         }
@@ -122,7 +122,7 @@ public final class ControlPlaneSimulation {
                 long deadline = started + TimeUnit.SECONDS.toNanos(config.maxSeconds());
                 Thread reporter = start("progress", () -> {
                     while (!Thread.currentThread().isInterrupted()) {
-                        if (!sleep(1000)) {
+                        if (!Sleep.millis(1000)) {
                             return;
                         }
                         progress.accept(String.format("[simulate] %.1fs: %d/%d operations dispatched, %d crashes,"
@@ -140,7 +140,7 @@ public final class ControlPlaneSimulation {
                         notDispatched++;
                         continue;
                     }
-                    sleepUntil(due);
+                    Sleep.until(due);
                     ManagementServer target = pickServer(servers, op.server(), outcomes);
                     ClusterOperationGuard<State, Event> guard = guards.get(target.index);
                     workers.get(target.index).submit(() -> runner.run(op, target, guard));
@@ -227,7 +227,7 @@ public final class ControlPlaneSimulation {
         try {
             long nextRunid = 2;
             for (ScriptedCrash crash : script.crashes()) {
-                sleepUntil(started + TimeUnit.MILLISECONDS.toNanos(crash.atMillis()));
+                Sleep.until(started + TimeUnit.MILLISECONDS.toNanos(crash.atMillis()));
                 ManagementServer server = servers.get(crash.server());
                 if (!server.alive()) {
                     continue;
@@ -236,7 +236,7 @@ public final class ControlPlaneSimulation {
                 monitor.crashed(server.index, ended);
                 db.markServerDown(server.msid);
                 crashesDone.incrementAndGet();
-                sleep(crash.downMillis());
+                Sleep.millis(crash.downMillis());
                 long runid = nextRunid++;
                 jobsFailed.addAndGet(db.failJobsOfRestartedServer(server.msid, runid));
                 server.restart(runid);
@@ -258,7 +258,7 @@ public final class ControlPlaneSimulation {
                 return s;
             }
             if (i > 0 && i % servers.size() == 0) {
-                sleep(5);
+                Sleep.millis(5);
             }
         }
     }
@@ -270,21 +270,5 @@ public final class ControlPlaneSimulation {
         return t;
     }
 
-    private static void sleepUntil(long nanoTime) {
-        long left = nanoTime - System.nanoTime();
-        if (left > 0) {
-            sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
-        }
-    }
 
-    /** Sleeps; false when interrupted. */
-    private static boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 }

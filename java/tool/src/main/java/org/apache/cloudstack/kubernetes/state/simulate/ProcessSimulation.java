@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -25,6 +26,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
+import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
@@ -38,34 +40,17 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
  */
 public final class ProcessSimulation {
     private static final int FINAL_PASSES = 8;
-    /** A pause lasts the threshold plus this: the peers judge the server and a scanner pass acts on it. */
-    private static final long PAUSE_BEYOND_THRESHOLD_MILLIS = 3000;
-    private static final long STOP_WAIT_MILLIS = 90_000;
-    private static final long READY_WAIT_MILLIS = 60_000;
+    private static final int FINAL_PASS_RETRIES = 20;
     /** Set (to anything): the run's logs stay in their temp folder, for a look at a failed run. */
     static final String KEEP_LOGS = "cks.state.simulate.keep-logs";
-
-    /** A fault of the run: a crash (SIGKILL, down for a while) or a pause (SIGSTOP, then SIGCONT). */
-    private record Fault(int server, long atMillis, long lastsMillis, boolean pause) {
-    }
 
     private final SimulationConfig config;
     private final ProcessOptions options;
     private final Consumer<String> progress;
     private long stallMillis = TimeUnit.SECONDS.toMillis(ControlPlaneSimulation.DEFAULT_STALL_SECONDS);
 
-    private final AtomicLong nextRunid = new AtomicLong(2);
-    private final AtomicInteger processesStarted = new AtomicInteger();
-    private final AtomicInteger kills = new AtomicInteger();
-    private final AtomicInteger pausesDone = new AtomicInteger();
-    private final AtomicInteger unexpectedExits = new AtomicInteger();
     private final AtomicInteger dispatched = new AtomicInteger();
-    private ChildServer[] children;
-    /** Per server: the fault thread has it down on purpose (the supervisor must not restart it). */
-    private boolean[] heldDown;
-    private Path dir;
-    private ActionLog faults;
-    private final List<Path> logs = new ArrayList<>();
+    private ServerFleet fleet;
 
     public ProcessSimulation(SimulationConfig config, ProcessOptions options, Consumer<String> progress) {
         this.config = config;
@@ -81,21 +66,14 @@ public final class ProcessSimulation {
         return this;
     }
 
-    private static long msid(int index) {
-        return ControlPlaneSimulation.MSID_BASE + index + 1;
-    }
-
     public SimulationReport run() throws SQLException, InterruptedException, IOException {
         OperationScript script = OperationScript.generate(config);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class)
                 .withMode(config.mode()).withHeartbeatThreshold(options.heartbeatThresholdMillis());
         long runStarted = System.nanoTime();
-        dir = Files.createTempDirectory("cks-state-processes-");
-        children = new ChildServer[config.servers()];
-        heldDown = new boolean[config.servers()];
+        Path dir = Files.createTempDirectory("cks-state-processes-");
         try (SimulationDatabase db = SimulationDatabase.attach(options.urlOf(0), config.user(), config.password());
                 ActionLog faultLog = new ActionLog(dir.resolve("parent.log"))) {
-            faults = faultLog;
             db.prepare();
             if (config.mode() == StateMode.FENCED) {
                 try (Connection c = db.open()) {
@@ -104,41 +82,56 @@ public final class ProcessSimulation {
             }
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
             db.setting(CloudStackConfiguration.HEARTBEAT_THRESHOLD, Long.toString(options.heartbeatThresholdMillis()));
+            fleet = new ServerFleet(config, options, dir, faultLog);
             for (int i = 0; i < config.servers(); i++) {
-                db.registerServer(msid(i), 1, "ms-" + i);
-                children[i] = start(i, 1);
+                db.registerServer(ServerFleet.msid(i), 1, "ms-" + i);
             }
-            for (ChildServer c : children) {
-                if (!c.awaitReady(READY_WAIT_MILLIS)) {
-                    throw new IllegalStateException("management server process " + c.index + " did not come up within "
-                            + READY_WAIT_MILLIS / 1000 + " s" + errorTail(c));
-                }
+            try {
+                fleet.startAll();
+            } catch (RuntimeException | InterruptedException e) {
+                fleet.killAll();
+                throw e;
             }
             long started = System.nanoTime();
-            Watchdog watchdog = Watchdog.start(() -> dispatched.get() + kills.get() + pausesDone.get() + logBytes(),
-                    stallMillis);
+            Watchdog watchdog = Watchdog.start(() -> dispatched.get() + fleet.kills.get() + fleet.pausesDone.get()
+                    + logBytes(), stallMillis);
             try {
-                SupervisorLoop supervisor = new SupervisorLoop();
+                ServerFleet.SupervisorLoop supervisor = fleet.new SupervisorLoop();
                 Thread supervising = daemon("supervisor", supervisor);
-                Thread faulting = daemon("faults", () -> runFaults(faultPlan(script), started));
+                Thread faulting = daemon("faults", () -> fleet.runFaults(script, started));
+                DatabaseNodeFaults nodeFaults = new DatabaseNodeFaults(options, faultLog, dir);
+                AtomicReference<RuntimeException> nodeFailure = new AtomicReference<>();
+                long span = script.operations().isEmpty() ? 1
+                        : script.operations().get(script.operations().size() - 1).atMillis();
+                Thread nodeFaulting = daemon("db-node-faults", () -> {
+                    try {
+                        nodeFaults.run(config.seed(), span, started);
+                    } catch (RuntimeException e) {
+                        nodeFailure.set(e);
+                    }
+                });
                 Thread reporter = daemon("progress", () -> report(script, started));
                 int notDispatched = dispatch(script, started, watchdog);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(config.maxSeconds() + 120L);
-                while (faulting.isAlive()) {
+                while (faulting.isAlive() || nodeFaulting.isAlive()) {
                     watchdog.throwIfStalled();
                     faulting.join(250);
+                    nodeFaulting.join(250);
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException("the fault schedule did not finish in time");
                     }
                 }
+                if (nodeFailure.get() != null) {
+                    throw nodeFailure.get();
+                }
                 supervisor.stop = true;
                 supervising.join(5_000);
                 reporter.interrupt();
-                int killedAtEnd = stopAll();
+                int killedAtEnd = fleet.stopAll();
                 watchdog.throwIfStalled();
                 ProcessChecker checker = new ProcessChecker(script.operations(), ControlPlaneSimulation.MSID_BASE);
                 finalPasses(machine, db, checker.scan);
-                checker.replay(logs, dir.resolve("parent.log"));
+                checker.replay(fleet.logs, dir.resolve("parent.log"));
                 Map<Long, String> finalStates = db.states();
                 int stuck = RunReport.stuck(machine, finalStates);
                 int illegal = HistoryCheck.illegalTransitions(machine, clusters, db.history(), finalStates);
@@ -146,158 +139,32 @@ public final class ProcessSimulation {
                 SimulationReport r = RunReport.build(config, script, db.describe() + (options.jdbcUrls().size() > 1
                         ? " and " + (options.jdbcUrls().size() - 1) + " more node(s)" : ""),
                         new RunReport.Counts(checker.outcomes, checker.latency, checker.scan, checker.monitor,
-                                kills.get(), jobsFailed, notDispatched, stuck, illegal), finalStates, runStarted);
+                                fleet.kills.get(), jobsFailed, notDispatched, stuck, illegal), finalStates, runStarted);
+                if (options.jdbcUrls().size() > 1) {
+                    r.section("operations").put("certification_failures", certificationFailures());
+                }
                 Map<String, Object> setup = r.section("setup");
                 setup.put("processes", true);
                 setup.put("database_urls", options.jdbcUrls().size());
                 setup.put("heartbeat_threshold_ms", options.heartbeatThresholdMillis());
                 Map<String, Object> crash = r.section("crashes");
-                crash.put("pauses", pausesDone.get());
-                crash.put("processes_started", processesStarted.get());
+                crash.put("pauses", fleet.pausesDone.get());
+                crash.put("db_node_kills", nodeFaults.kills.get());
+                crash.put("processes_started", fleet.processesStarted.get());
                 crash.put("self_fenced", checker.selfFenced);
                 crash.put("peers_marked_down", checker.peersMarkedDown);
                 crash.put("killed_at_end", killedAtEnd);
-                crash.put("unexpected_exits", unexpectedExits.get());
+                crash.put("unexpected_exits", fleet.unexpectedExits.get());
                 return r;
             } finally {
                 watchdog.close();
-                killAll();
+                fleet.killAll();
             }
         } finally {
             if (System.getProperty(KEEP_LOGS) == null) {
                 deleteTree(dir);
             } else {
                 progress.accept("[simulate] logs kept in " + dir);
-            }
-        }
-    }
-
-    private ChildServer start(int index, long runid) {
-        Path log = dir.resolve("server-" + index + "-run-" + runid + ".log");
-        synchronized (logs) {
-            logs.add(log);
-        }
-        try {
-            ChildServer child = ChildServer.start(new ServerProcess.Settings(index, msid(index), runid,
-                    options.urlOf(index), config.user(), config.password(), config.mode(), config.workersPerServer(),
-                    config.scannerMillis(), config.widenWindows(), log), dir);
-            processesStarted.incrementAndGet();
-            return child;
-        } catch (IOException e) {
-            throw new UncheckedIOException("starting management server " + index, e);
-        }
-    }
-
-    /** The crashes of the script and the pauses, in time order. */
-    private List<Fault> faultPlan(OperationScript script) {
-        List<Fault> plan = new ArrayList<>();
-        for (ScriptedCrash c : script.crashes()) {
-            plan.add(new Fault(c.server(), c.atMillis(), Math.max(500, c.downMillis()), false));
-        }
-        long span = script.operations().isEmpty() ? 1 : Math.max(1, script.operations()
-                .get(script.operations().size() - 1).atMillis());
-        SplittableRandom random = new SplittableRandom(config.seed() ^ 0x9A05E5L);
-        for (int i = 0; i < options.pauses(); i++) {
-            plan.add(new Fault(random.nextInt(config.servers()), random.nextLong(span),
-                    options.heartbeatThresholdMillis() + PAUSE_BEYOND_THRESHOLD_MILLIS, true));
-        }
-        plan.sort(Comparator.comparingLong(Fault::atMillis));
-        return plan;
-    }
-
-    private void runFaults(List<Fault> plan, long started) {
-        try {
-            for (Fault f : plan) {
-                sleepUntil(started + TimeUnit.MILLISECONDS.toNanos(f.atMillis()));
-                ChildServer target = awaitUp(f.server());
-                if (target == null) {
-                    continue; // it did not come back in time: no fault to inject
-                }
-                if (f.pause()) {
-                    faults.write("PAUSE", f.server(), target.runid);
-                    target.pause();
-                    Thread.sleep(f.lastsMillis());
-                    target.resume();
-                    faults.write("RESUME", f.server(), target.runid);
-                    pausesDone.incrementAndGet();
-                    synchronized (this) {
-                        heldDown[f.server()] = false; // it fences itself; the supervisor restarts it
-                    }
-                } else {
-                    faults.write("KILL", f.server(), target.runid);
-                    target.kill();
-                    kills.incrementAndGet();
-                    Thread.sleep(f.lastsMillis());
-                    synchronized (this) {
-                        children[f.server()] = start(f.server(), nextRunid.getAndIncrement());
-                        heldDown[f.server()] = false;
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The server's process once it is up (then held down for the fault), or null after a bounded wait. */
-    private ChildServer awaitUp(int index) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WAIT_MILLIS);
-        while (System.nanoTime() < end) {
-            synchronized (this) {
-                ChildServer c = children[index];
-                if (c.alive()) {
-                    heldDown[index] = true;
-                    return c;
-                }
-            }
-            Thread.sleep(20);
-        }
-        return null;
-    }
-
-    /** The last lines a process wrote on standard error, for a failure's message. */
-    private String errorTail(ChildServer c) {
-        Path err = dir.resolve("server-" + c.index + "-run-" + c.runid + ".err");
-        try {
-            List<String> lines = Files.exists(err) ? Files.readAllLines(err) : List.of();
-            return lines.isEmpty() ? "" : ": " + String.join(" | ", lines.subList(Math.max(0, lines.size() - 5),
-                    lines.size()));
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    /** Restarts a server whose process ended by itself (it fenced itself, or failed). */
-    private final class SupervisorLoop implements Runnable {
-        volatile boolean stop;
-
-        @Override
-        public void run() {
-            while (!stop) {
-                for (int i = 0; i < children.length; i++) {
-                    synchronized (ProcessSimulation.this) {
-                        ChildServer c = children[i];
-                        if (heldDown[i] || c.running()) {
-                            continue;
-                        }
-                        int code;
-                        try {
-                            code = c.exitCode(0);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                        faults.write("EXIT", i, c.runid, code);
-                        if (code != ServerProcess.SELF_FENCED) {
-                            unexpectedExits.incrementAndGet();
-                        }
-                        children[i] = start(i, nextRunid.getAndIncrement());
-                    }
-                }
-                if (!sleep(100)) {
-                    return;
-                }
             }
         }
     }
@@ -312,16 +179,14 @@ public final class ProcessSimulation {
                 notDispatched++;
                 continue;
             }
-            sleepUntil(started + TimeUnit.MILLISECONDS.toNanos(op.atMillis()));
+            Sleep.until(started + TimeUnit.MILLISECONDS.toNanos(op.atMillis()));
             boolean sent = false;
             for (int attempt = 0; !sent && System.nanoTime() < deadline; attempt++) {
                 ChildServer target;
-                synchronized (this) {
-                    target = children[(op.server() + attempt) % children.length];
-                }
+                target = fleet.server((op.server() + attempt) % fleet.size());
                 sent = target.alive() && target.send(ProcessCommands.line(op));
-                if (!sent && attempt % children.length == children.length - 1) {
-                    sleep(20); // every server is down for a moment
+                if (!sent && attempt % fleet.size() == fleet.size() - 1) {
+                    Sleep.millis(20); // every server is down for a moment
                 }
             }
             if (sent) {
@@ -333,49 +198,28 @@ public final class ProcessSimulation {
         return notDispatched;
     }
 
-    /** Ends every server cleanly (resumed first); the number that had to be killed. */
-    private int stopAll() throws InterruptedException {
-        int killed = 0;
-        for (int i = 0; i < children.length; i++) {
-            ChildServer c = children[i];
-            if (c.running() && !c.alive()) {
-                try {
-                    c.resume();
-                } catch (IOException e) {
-                    // it is being killed below if it does not stop
-                }
-            }
-            if (c.running() && c.stop(STOP_WAIT_MILLIS) < 0) {
-                killed++;
-            }
-        }
-        return killed;
-    }
-
-    private void killAll() {
-        if (children == null) {
-            return;
-        }
-        for (ChildServer c : children) {
-            if (c != null && c.running()) {
-                try {
-                    c.kill();
-                } catch (InterruptedException | IllegalStateException e) {
-                    // reported by the caller's failure
-                }
-            }
-        }
-    }
-
     /** After the storm every server is stopped: a few passes recover what the last faults left. */
     private static void finalPasses(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
             ScannerStats stats) {
         KubernetesClusterStatusScanner<State, Event> scanner = new KubernetesClusterStatusScanner<>(
                 new KubernetesClusterStateDao<>(machine, db.source()).withHistory(ControlPlaneSimulation.MSID_BASE),
                 () -> Owner.of(ControlPlaneSimulation.MSID_BASE, 1));
+        int failures = 0;
         for (int i = 0; i < FINAL_PASSES; i++) {
-            RecoveryResult<State> recovery = scanner.recoverOrphanedOperationStates();
-            ReconcileResult<State> reconcile = scanner.reconcileAlertClusters(id -> true);
+            RecoveryResult<State> recovery;
+            ReconcileResult<State> reconcile;
+            try {
+                recovery = scanner.recoverOrphanedOperationStates();
+                reconcile = scanner.reconcileAlertClusters(id -> true);
+            } catch (StateStoreException e) {
+                // A pooled connection to a database node that was killed and came back: try again.
+                stats.databaseErrors.incrementAndGet();
+                if (++failures > FINAL_PASS_RETRIES || !Sleep.millis(500)) {
+                    throw e;
+                }
+                i--;
+                continue;
+            }
             stats.record(recovery, reconcile);
             if (recovery.recoveredIds().isEmpty() && reconcile.moved().isEmpty()) {
                 break;
@@ -383,10 +227,37 @@ public final class ProcessSimulation {
         }
     }
 
+    /**
+     * Galera's certification failures over every node ({@code wsrep_local_cert_failures}, counted
+     * since each node started): the commits that lost to a write certified first on another node,
+     * which the library reports as lost races. -1 when a node does not answer it.
+     */
+    private long certificationFailures() {
+        long sum = 0;
+        java.util.Properties credentials = new java.util.Properties();
+        if (config.user() != null) {
+            credentials.setProperty("user", config.user());
+        }
+        if (config.password() != null) {
+            credentials.setProperty("password", config.password());
+        }
+        for (String url : options.jdbcUrls()) {
+            // One plain connection: a pool is more than a status read needs.
+            try (Connection c = java.sql.DriverManager.getConnection(url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:"),
+                    credentials); java.sql.Statement st = c.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_local_cert_failures'")) {
+                sum += rs.next() ? Long.parseLong(rs.getString(2).strip()) : 0;
+            } catch (SQLException | RuntimeException e) {
+                return -1;
+            }
+        }
+        return sum;
+    }
+
     /** Jobs the restarts failed: the UP lines of the server logs. */
     private int jobsFailedOnRestart() throws IOException {
         int failed = 0;
-        for (Path log : logs) {
+        for (Path log : fleet.logs) {
             if (Files.exists(log)) {
                 for (String line : Files.readAllLines(log)) {
                     String[] w = line.split(" ");
@@ -401,8 +272,8 @@ public final class ProcessSimulation {
 
     private long logBytes() {
         long n = 0;
-        synchronized (logs) {
-            for (Path p : logs) {
+        synchronized (fleet.logs) {
+            for (Path p : fleet.logs) {
                 n += p.toFile().length();
             }
         }
@@ -410,10 +281,10 @@ public final class ProcessSimulation {
     }
 
     private void report(OperationScript script, long started) {
-        while (sleep(1000)) {
+        while (Sleep.millis(1000)) {
             progress.accept(String.format("[simulate] %.1fs: %d/%d operations dispatched, %d kills, %d pauses,"
                     + " %d processes started", (System.nanoTime() - started) / 1e9, dispatched.get(),
-                    script.operations().size(), kills.get(), pausesDone.get(), processesStarted.get()));
+                    script.operations().size(), fleet.kills.get(), fleet.pausesDone.get(), fleet.processesStarted.get()));
         }
     }
 
@@ -424,22 +295,7 @@ public final class ProcessSimulation {
         return t;
     }
 
-    private static void sleepUntil(long nanoTime) {
-        long left = nanoTime - System.nanoTime();
-        if (left > 0) {
-            sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
-        }
-    }
 
-    private static boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 
     private static void deleteTree(Path root) {
         if (root == null) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
@@ -25,8 +26,8 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
  * operations on standard input ({@link ProcessCommands}); the process logs what it does in its
  * {@link ActionLog}. At start it does what CloudStack does: fails its own unfinished jobs of earlier
  * runs (530) and marks itself Up with its new runid. Its heartbeat marks silent peers Down and fails
- * their jobs; when it finds itself marked Down (it was frozen past the threshold) it fences itself:
- * it logs SELF_FENCE and halts.
+ * their jobs; when it finds itself marked Down, or could not beat for longer than the threshold (it
+ * was frozen, or its database node was away), it fences itself: it logs SELF_FENCE and halts.
  */
 public final class ServerProcess {
     /** Where a server process finds its database password: the environment, never the command line. */
@@ -35,6 +36,8 @@ public final class ServerProcess {
     public static final int SELF_FENCED = 7;
     /** How often a server beats and looks at its peers (CloudStack: cluster.heartbeat.interval, 1500 ms). */
     static final int HEARTBEAT_MILLIS = 500;
+    /** Start-up waits this many half seconds for its database node. */
+    private static final int START_ATTEMPTS = 240;
 
     /**
      * What one process runs.
@@ -54,14 +57,12 @@ public final class ServerProcess {
 
     /** Runs until the parent sends {@code end} (then 0) or closes standard input (then halts). */
     public static int run(Settings s, BufferedReader commands) throws SQLException, IOException, InterruptedException {
-        try (ActionLog log = new ActionLog(s.log()); SimulationDatabase db = SimulationDatabase.attach(s.jdbcUrl(),
-                s.user(), s.password())) {
+        try (ActionLog log = new ActionLog(s.log()); SimulationDatabase db = retried(log,
+                () -> SimulationDatabase.attach(s.jdbcUrl(), s.user(), s.password()))) {
             log.write("START", s.index(), s.msid(), s.runid(), ProcessHandle.current().pid());
-            int failed = db.failJobsOfRestartedServer(s.msid(), s.runid());
-            long threshold;
-            try (Connection c = db.open()) {
-                threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
-            }
+            long[] up = retried(log, () -> startUp(db, s));
+            int failed = (int) up[0];
+            long threshold = up[1];
             log.write("UP", failed, threshold);
             ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class)
                     .withMode(s.mode()).withHeartbeatThreshold(threshold);
@@ -76,15 +77,18 @@ public final class ServerProcess {
             InvariantMonitor local = new InvariantMonitor(); // the parent judges from the logs
             ScannerRunner scanner = new ScannerRunner(server, statusScanner, local, new ScannerStats(),
                     s.widenWindows(), events);
-            List<SimCluster> clusters = db.clusters();
+            List<SimCluster> clusters = retried(log, db::clusters);
             OperationRunner runner = new OperationRunner(db, clusters, local, new OperationOutcomes(),
                     new LatencyRecorder(), s.widenWindows(), events);
             Thread scanning = daemon("scanner", () -> {
-                while (sleep(s.scannerMillis())) {
+                while (Sleep.millis(s.scannerMillis())) {
                     scanner.pass();
                 }
             });
-            Thread heartbeat = daemon("heartbeat", () -> heartbeat(db, s, threshold, log));
+            PeerRows peers = new PeerRows(db);
+            AtomicLong lastBeat = new AtomicLong(System.nanoTime());
+            Thread heartbeat = daemon("heartbeat", () -> heartbeat(peers, s, threshold, log, lastBeat));
+            daemon("self-fence", () -> fenceWhenSilent(threshold, log, lastBeat));
             ExecutorService workers = Executors.newFixedThreadPool(s.workers());
             System.out.println(ProcessCommands.READY);
             System.out.flush();
@@ -100,7 +104,7 @@ public final class ServerProcess {
                     heartbeat.interrupt();
                     scanning.join(10_000);
                     heartbeat.join(10_000);
-                    db.markRunDown(s.msid(), s.runid());
+                    peers.markRunDown(s.msid(), s.runid());
                     log.write("STOP");
                     return 0;
                 }
@@ -114,20 +118,66 @@ public final class ServerProcess {
         }
     }
 
+    /**
+     * What CloudStack does at start: fail this server's unfinished jobs, mark itself Up with the new
+     * runid; and the heartbeat threshold.
+     */
+    private static long[] startUp(SimulationDatabase db, Settings s) throws SQLException {
+        int failed = db.failJobsOfRestartedServer(s.msid(), s.runid());
+        try (Connection c = db.open()) {
+            return new long[] {failed, CloudStackConfiguration.heartbeatThresholdMillis(c)};
+        }
+    }
+
+    /** A start-up step of the database. */
+    @FunctionalInterface
+    private interface StartStep<T> {
+        T run() throws SQLException;
+    }
+
+    /** {@code step}, retried every half second while the database node is away (bounded). */
+    private static <T> T retried(ActionLog log, StartStep<T> step) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return step.run();
+            } catch (SQLException e) {
+                log.write("START_FAILED", attempt);
+                if (attempt >= START_ATTEMPTS || !Sleep.millis(500)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** Beats; marks silent peers Down as CloudStack's cluster manager does; fences itself once marked Down. */
-    private static void heartbeat(SimulationDatabase db, Settings s, long thresholdMillis, ActionLog log) {
-        while (sleep(HEARTBEAT_MILLIS)) {
+    private static void heartbeat(PeerRows db, Settings s, long thresholdMillis, ActionLog log, AtomicLong lastBeat) {
+        while (Sleep.millis(HEARTBEAT_MILLIS)) {
             try {
                 if (!db.beat(s.msid(), s.runid())) {
                     log.write("SELF_FENCE");
                     Runtime.getRuntime().halt(SELF_FENCED);
                 }
+                lastBeat.set(System.nanoTime());
                 for (long[] peer : db.silentPeers(s.msid(), thresholdMillis)) {
                     log.write("PEER_DOWN", peer[0], peer[1]);
                     log.write("PEER_DOWN_DONE", peer[0], peer[1], db.markPeerDown(s.msid(), peer[0], peer[1]));
                 }
             } catch (SQLException e) {
                 log.write("HEARTBEAT_FAILED");
+            }
+        }
+    }
+
+    /**
+     * CloudStack's self-fencing: a server that could not beat for longer than the threshold (its
+     * database away, or itself frozen) stops, since its peers may have judged it gone by now.
+     */
+    private static void fenceWhenSilent(long thresholdMillis, ActionLog log, AtomicLong lastBeat) {
+        long threshold = TimeUnit.MILLISECONDS.toNanos(thresholdMillis);
+        while (Sleep.millis(50)) {
+            if (System.nanoTime() - lastBeat.get() > threshold) {
+                log.write("SELF_FENCE");
+                Runtime.getRuntime().halt(SELF_FENCED);
             }
         }
     }
@@ -139,14 +189,4 @@ public final class ServerProcess {
         return t;
     }
 
-    /** Sleeps; false once interrupted. */
-    private static boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 }

@@ -257,48 +257,6 @@ final class SimulationDatabase implements AutoCloseable {
         execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
     }
 
-    /** A beat of this run; false when the run is no longer the server's live one (peers marked it Down). */
-    boolean beat(long msid, long runid) throws SQLException {
-        return execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid,
-                runid) == 1;
-    }
-
-    /** The (msid, runid) of other servers that are Up but silent for longer than {@code thresholdMillis}. */
-    List<long[]> silentPeers(long self, long thresholdMillis) throws SQLException {
-        List<long[]> out = new ArrayList<>();
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("SELECT msid, runid FROM mshost WHERE state = 'Up' AND msid <> ?"
-                     + " AND TIMESTAMPDIFF(SECOND, last_update, NOW()) * 1000 > ?")) {
-            ps.setLong(1, self);
-            ps.setLong(2, thresholdMillis);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new long[] {rs.getLong(1), rs.getLong(2)});
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
-     * What a peer does about a silent server, as CloudStack's cluster manager does: marks that run
-     * Down and fails its unfinished jobs (530). False when another peer (or a restart) got there first.
-     */
-    boolean markPeerDown(long self, long msid, long runid) throws SQLException {
-        if (execute("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid) != 1) {
-            return false;
-        }
-        execute("UPDATE async_job SET job_status = 2, job_result_code = 530, job_result = 'job cancelled because of"
-                + " management server restart or shutdown', job_complete_msid = ?, last_updated = NOW()"
-                + " WHERE job_executing_msid = ? AND job_status = 0", self, msid);
-        return true;
-    }
-
-    /** A clean stop: the run marks itself Down (its jobs are all finished). */
-    void markRunDown(long msid, long runid) throws SQLException {
-        execute("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ?", msid, runid);
-    }
-
     /** Sets a global setting as CloudStack stores it. */
     void setting(String name, String value) throws SQLException {
         execute("DELETE FROM configuration WHERE name = ?", name);
@@ -329,7 +287,7 @@ final class SimulationDatabase implements AutoCloseable {
     }
 
     /** One statement with these parameters, on a pooled connection. */
-    private int execute(String sql, Object... parameters) throws SQLException {
+    int execute(String sql, Object... parameters) throws SQLException {
         try (Connection c = open(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 ps.setObject(i + 1, parameters[i]);

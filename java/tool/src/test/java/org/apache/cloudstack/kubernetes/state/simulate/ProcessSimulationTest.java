@@ -114,8 +114,10 @@ class ProcessSimulationTest {
         String url = "jdbc:mariadb://127.0.0.1:1/x";
         assertTrue(usageError("simulate", "--processes").startsWith("cks-state simulate: --processes needs a"
                 + " MariaDB/MySQL database (--jdbc-url)"), usageError("simulate", "--processes"));
-        assertTrue(usageError("simulate", "--pauses", "2").startsWith("cks-state simulate: --pauses goes with"
-                + " --processes"));
+        assertTrue(usageError("simulate", "--pauses", "2").startsWith("cks-state simulate: --pauses, --db-node-kills"
+                + " and --db-node-hook go with --processes"));
+        assertTrue(usageError("simulate", "--processes", "--jdbc-url", url, "--db-node-kills", "1").contains(
+                "--db-node-kills needs --db-node-hook"));
         assertTrue(usageError("simulate", "--jdbc-url", url, "--jdbc-url", url).startsWith("cks-state simulate:"
                 + " several --jdbc-url go with --processes"));
         assertTrue(usageError("simulate", "--processes", "--jdbc-url", "jdbc:h2:mem:x").contains("MariaDB/MySQL URLs"
