@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Long `cks-state simulate` runs for `make soak`: one on embedded H2 with many management-server
 # crashes, then one on a private MariaDB server (its own port and data directory, never the
-# shared test server) that is restarted every RESTART_EVERY seconds while the run goes on.
+# shared test server) that is restarted every RESTART_EVERY seconds while the run goes on, then
+# `--processes` runs in both modes on a private 3-node Galera cluster (SIGKILLs, pauses, node kills).
 # Each run must end with exit status 0 (every invariant holds, the history check included).
 #
 # Usage: scripts/soak-simulate.sh JAR [OPERATIONS] [RESTART_EVERY]
@@ -35,4 +36,18 @@ rc=0
 wait "$sim" || rc=$?
 cat "$ROOT/java/target-soak-simulate-mariadb.json"
 echo "soak-simulate: MariaDB run exit status $rc after $restarts server restarts"
-exit "$rc"
+[ "$rc" -eq 0 ] || exit "$rc"
+"$ROOT/scripts/mariadb.sh" stop
+trap - EXIT
+
+export CKS_GALERA_PORT="${CKS_SOAK_GALERA_PORT:-3437}"
+"$ROOT/scripts/galera.sh" start
+trap '"$ROOT/scripts/galera.sh" stop' EXIT
+mapfile -t NODES < <("$ROOT/scripts/galera.sh" urls)
+for mode in compat fenced; do
+    echo "soak-simulate: Galera, --processes, $mode mode, $((OPERATIONS / 10)) operations"
+    java -jar "$JAR" simulate --processes --mode "$mode" --jdbc-url "${NODES[0]}" --jdbc-url "${NODES[1]}" \
+        --jdbc-url "${NODES[2]}" --operations $((OPERATIONS / 10)) --crashes 20 --pauses 6 --db-node-kills 4 \
+        --db-node-hook "$ROOT/scripts/galera.sh" --arrival-ms 30 --operation-ms 200 --duration 1800 --quiet \
+        --format json | tee "$ROOT/java/target-soak-simulate-galera-$mode.json"
+done

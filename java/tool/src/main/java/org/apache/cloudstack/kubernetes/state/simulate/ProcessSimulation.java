@@ -83,6 +83,7 @@ public final class ProcessSimulation {
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
             db.setting(CloudStackConfiguration.HEARTBEAT_THRESHOLD, Long.toString(options.heartbeatThresholdMillis()));
             fleet = new ServerFleet(config, options, dir, faultLog);
+            long[] certificationsBefore = options.jdbcUrls().size() > 1 ? certificationFailures() : null;
             for (int i = 0; i < config.servers(); i++) {
                 db.registerServer(ServerFleet.msid(i), 1, "ms-" + i);
             }
@@ -141,7 +142,7 @@ public final class ProcessSimulation {
                         new RunReport.Counts(checker.outcomes, checker.latency, checker.scan, checker.monitor,
                                 fleet.kills.get(), jobsFailed, notDispatched, stuck, illegal), finalStates, runStarted);
                 if (options.jdbcUrls().size() > 1) {
-                    r.section("operations").put("certification_failures", certificationFailures());
+                    r.section("operations").put("certification_failures", certificationsSince(certificationsBefore));
                 }
                 Map<String, Object> setup = r.section("setup");
                 setup.put("processes", true);
@@ -228,12 +229,26 @@ public final class ProcessSimulation {
     }
 
     /**
-     * Galera's certification failures over every node ({@code wsrep_local_cert_failures}, counted
-     * since each node started): the commits that lost to a write certified first on another node,
-     * which the library reports as lost races. -1 when a node does not answer it.
+     * Galera's certification failures of this run over every node: the commits that lost to a write
+     * certified first on another node, which the library reports as lost races. A node restarted
+     * during the run counts from its restart. -1 when a node does not answer.
      */
-    private long certificationFailures() {
+    private long certificationsSince(long[] before) {
+        long[] after = certificationFailures();
         long sum = 0;
+        for (int i = 0; i < after.length; i++) {
+            if (after[i] < 0 || before[i] < 0) {
+                return -1;
+            }
+            sum += after[i] >= before[i] ? after[i] - before[i] : after[i];
+        }
+        return sum;
+    }
+
+    /** Each node's {@code wsrep_local_cert_failures} (since it started), -1 for a node that does not answer. */
+    private long[] certificationFailures() {
+        long[] out = new long[options.jdbcUrls().size()];
+        int i = 0;
         java.util.Properties credentials = new java.util.Properties();
         if (config.user() != null) {
             credentials.setProperty("user", config.user());
@@ -246,12 +261,13 @@ public final class ProcessSimulation {
             try (Connection c = java.sql.DriverManager.getConnection(url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:"),
                     credentials); java.sql.Statement st = c.createStatement();
                     java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_local_cert_failures'")) {
-                sum += rs.next() ? Long.parseLong(rs.getString(2).strip()) : 0;
+                out[i] = rs.next() ? Long.parseLong(rs.getString(2).strip()) : 0;
             } catch (SQLException | RuntimeException e) {
-                return -1;
+                out[i] = -1;
             }
+            i++;
         }
-        return sum;
+        return out;
     }
 
     /** Jobs the restarts failed: the UP lines of the server logs. */
