@@ -293,6 +293,26 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     check_dense(spec.states.iter().map(|s| s.code), "state")?;
     check_dense(spec.events.iter().map(|s| s.code), "event")?;
     check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
+    // The scanner fails an orphan by OperationFailed: every orphan state needs that exit in the base
+    // profile (the recovery planner releases, and never skips, a candidate without one).
+    if let Some(failed) = spec.events.iter().find(|e| e.name == "OperationFailed") {
+        for &orphan in &spec.orphans {
+            let exits = spec
+                .transitions
+                .iter()
+                .any(|t| t.from == orphan && t.event == failed.code && t.profile == 0);
+            if !exits {
+                let name = spec
+                    .states
+                    .iter()
+                    .find(|s| s.code == orphan)
+                    .map_or("?", |s| &s.name);
+                return Err(format!(
+                    "orphan state {name} has no upstream OperationFailed transition: the scanner could not fail it"
+                ));
+            }
+        }
+    }
     for (op, state) in &spec.proceed {
         if spec.nothing.contains(&(*op, *state)) {
             return Err(format!(

@@ -101,3 +101,15 @@ fn comments_and_blank_lines_are_ignored() {
             .unwrap();
     assert_eq!(spec.transitions.len(), 1);
 }
+
+#[test]
+fn an_orphan_state_needs_an_upstream_operation_failed_exit() {
+    let rows = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tupstream\norphan\tStarting\norphan\tCreated\n";
+    let err = parse_with(rows).unwrap_err();
+    assert_eq!(
+        err,
+        "orphan state Created has no upstream OperationFailed transition: the scanner could not fail it"
+    );
+    let fine = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tupstream\norphan\tStarting\n";
+    assert!(parse_with(fine).is_ok());
+}

@@ -63,7 +63,10 @@ final class ChildServer {
         return ready;
     }
 
-    private static final Pattern URL_PASSWORD = Pattern.compile("([?&;])password=([^&;]*)[&;]?");
+    /** A password parameter, in any case, and its value. */
+    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)([?&;])(?:password|pwd)=([^&;]*)[&;]?");
+    /** The user:password@ form of a URL's authority. */
+    private static final Pattern URL_USERINFO = Pattern.compile("//([^/:@]+):([^/@]*)@");
 
     /**
      * Starts the run {@code runid} of server {@code s.index()}: this JVM, its class path, the hidden
@@ -73,12 +76,18 @@ final class ChildServer {
     static ChildServer start(ServerProcess.Settings s, Path dir) throws IOException {
         String url = s.jdbcUrl();
         String password = s.password();
-        Matcher m = URL_PASSWORD.matcher(url);
-        if (m.find()) {
+        for (Matcher m = URL_PASSWORD.matcher(url); m.find(); m = URL_PASSWORD.matcher(url)) {
             if (password == null) {
                 password = URLDecoder.decode(m.group(2), StandardCharsets.UTF_8);
             }
             url = (url.substring(0, m.start()) + m.group(1) + url.substring(m.end())).replaceAll("[?&;]$", "");
+        }
+        Matcher info = URL_USERINFO.matcher(url);
+        if (info.find()) {
+            if (password == null) {
+                password = URLDecoder.decode(info.group(2), StandardCharsets.UTF_8);
+            }
+            url = url.substring(0, info.start()) + "//" + info.group(1) + "@" + url.substring(info.end());
         }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -140,9 +149,10 @@ final class ChildServer {
         }
     }
 
-    void pause() throws IOException, InterruptedException {
-        signal("STOP");
-        paused = true;
+    /** SIGSTOP; false when the process had ended already (nothing paused). */
+    boolean pause() throws IOException, InterruptedException {
+        paused = signal("STOP");
+        return paused;
     }
 
     void resume() throws IOException, InterruptedException {
@@ -150,12 +160,20 @@ final class ChildServer {
         paused = false;
     }
 
-    private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true).start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            kill.destroyForcibly();
-            throw new IllegalStateException("kill -" + name + " " + pid() + " failed");
+    /** Sends the signal while the process runs (its pid is not anyone else's then); false when it ended. */
+    private boolean signal(String name) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            return false;
         }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+            kill.destroyForcibly();
+            throw new IllegalStateException("kill -" + name + " " + pid() + " did not finish within 10 s");
+        }
+        if (kill.exitValue() != 0 && process.isAlive()) {
+            throw new IllegalStateException("kill -" + name + " " + pid() + " failed (exit " + kill.exitValue() + ")");
+        }
+        return kill.exitValue() == 0;
     }
 
     /** Asks it to finish its operations and stop; the exit code, or -1 when it had to be killed. */

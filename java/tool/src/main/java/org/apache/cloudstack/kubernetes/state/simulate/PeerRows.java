@@ -46,13 +46,33 @@ final class PeerRows {
      * Down and fails its unfinished jobs (530). False when another peer (or a restart) got there first.
      */
     boolean markPeerDown(long self, long msid, long runid) throws SQLException {
-        if (db.execute("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid) != 1) {
-            return false;
+        // One transaction: the row lock on mshost keeps a restart of that msid (which updates the same
+        // row) from starting jobs that the second statement would then fail.
+        try (Connection c = db.open()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement down = c.prepareStatement("UPDATE mshost SET state = 'Down' WHERE msid = ? AND runid = ?"
+                    + " AND state = 'Up'");
+                    PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code ="
+                    + " 530, job_result = 'job cancelled because of management server restart or shutdown',"
+                    + " job_complete_msid = ?, last_updated = NOW() WHERE job_executing_msid = ? AND job_status = 0")) {
+                down.setLong(1, msid);
+                down.setLong(2, runid);
+                if (down.executeUpdate() != 1) {
+                    c.rollback();
+                    return false;
+                }
+                jobs.setLong(1, self);
+                jobs.setLong(2, msid);
+                jobs.executeUpdate();
+                c.commit();
+                return true;
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
         }
-        db.execute("UPDATE async_job SET job_status = 2, job_result_code = 530, job_result = 'job cancelled because of"
-                + " management server restart or shutdown', job_complete_msid = ?, last_updated = NOW()"
-                + " WHERE job_executing_msid = ? AND job_status = 0", self, msid);
-        return true;
     }
 
     /** A clean stop: the run marks itself Down (its jobs are all finished). */

@@ -15,8 +15,9 @@ import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOu
  * Judges a process run from what survives a kill: the action logs of every server run and the
  * parent's log of the faults, merged on the machine's monotonic clock and replayed through the
  * same {@link InvariantMonitor} the threaded simulation uses. A run's operations end with the run
- * (SIGKILL, self-fence); once peers judged a run gone (marked it Down), its operations no longer
- * count as live, and a completion of theirs that still hits is a zombie completion.
+ * (the parent's KILL or EXIT line, written once the process is gone); once a peer set out to mark
+ * the run Down (its PEER_DOWN intent), its operations no longer count as live, and a completion of
+ * theirs that still hits is a zombie completion.
  */
 final class ProcessChecker {
     /** One log line: when, which server run wrote it, and its words. */
@@ -129,18 +130,19 @@ final class ProcessChecker {
                 }
             }
             case "PASS_FAILED" -> scan.databaseErrors.incrementAndGet();
+            case "PEER_DOWN" -> {
+                // Judged from the intent on: a write of that run after it is a zombie's.
+                int server = (int) (Long.parseLong(w[2]) - msidBase - 1);
+                judge(run(server, Long.parseLong(w[3])), server, Long.parseLong(w[3]));
+            }
             case "PEER_DOWN_DONE" -> {
                 if (Boolean.parseBoolean(w[4])) {
                     peersMarkedDown++;
-                    int server = (int) (Long.parseLong(w[2]) - msidBase - 1);
-                    judge(run(server, Long.parseLong(w[3])), server, Long.parseLong(w[3]));
                 }
             }
-            case "SELF_FENCE" -> {
-                selfFenced++;
-                runEnded(run, l.server(), l.runid());
-            }
-            case "KILL" -> runEnded(run, l.server(), l.runid());
+            case "SELF_FENCE" -> selfFenced++; // its threads may still write until the halt: EXIT ends it
+            // The parent writes both once the process is gone: every line of the run sorts before.
+            case "KILL", "EXIT" -> runEnded(run, l.server(), l.runid());
             default -> {
                 // START, UP, STOP, intents without a result of their own: nothing to judge.
             }

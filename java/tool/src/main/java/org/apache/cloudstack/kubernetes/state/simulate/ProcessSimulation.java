@@ -90,7 +90,7 @@ public final class ProcessSimulation {
             try {
                 fleet.startAll();
             } catch (RuntimeException | InterruptedException e) {
-                fleet.killAll();
+                fleet.close();
                 throw e;
             }
             long started = System.nanoTime();
@@ -124,6 +124,9 @@ public final class ProcessSimulation {
                 }
                 if (nodeFailure.get() != null) {
                     throw nodeFailure.get();
+                }
+                if (fleet.failure.get() != null) {
+                    throw fleet.failure.get();
                 }
                 supervisor.stop = true;
                 supervising.join(5_000);
@@ -159,7 +162,8 @@ public final class ProcessSimulation {
                 return r;
             } finally {
                 watchdog.close();
-                fleet.killAll();
+                stopHelpers();
+                fleet.close();
             }
         } finally {
             if (System.getProperty(KEEP_LOGS) == null) {
@@ -304,11 +308,30 @@ public final class ProcessSimulation {
         }
     }
 
-    private static Thread daemon(String name, Runnable body) {
+    /** The run's own threads (supervisor, faults, progress), stopped whatever way the run ends. */
+    private final List<Thread> helpers = new ArrayList<>();
+
+    private Thread daemon(String name, Runnable body) {
         Thread t = new Thread(body, "cks-simulate-" + name);
         t.setDaemon(true);
+        helpers.add(t);
         t.start();
         return t;
+    }
+
+    /** Interrupts the run's threads and waits (bounded) until they are gone. */
+    private void stopHelpers() {
+        for (Thread t : helpers) {
+            t.interrupt();
+        }
+        for (Thread t : helpers) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
 

@@ -40,6 +40,11 @@ final class ServerFleet {
     private final ChildServer[] children;
     /** Per server: the fault thread has it down on purpose (the supervisor must not restart it). */
     private final boolean[] heldDown;
+    /** Set once the run ends: no server is started any more. */
+    private boolean closed;
+    /** The first failure of the fault or supervisor thread, for the run to throw. */
+    final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     ServerFleet(SimulationConfig config, ProcessOptions options, Path dir, ActionLog faults) {
         this.config = config;
@@ -76,7 +81,11 @@ final class ServerFleet {
         return children.length;
     }
 
+    /** Starts a run; under the fleet's lock, so that none starts once the fleet is closed. */
     private ChildServer start(int index, long runid) {
+        if (closed) {
+            throw new IllegalStateException("the run has ended: server " + index + " is not started again");
+        }
         Path log = dir.resolve("server-" + index + "-run-" + runid + ".log");
         synchronized (logs) {
             logs.add(log);
@@ -114,36 +123,49 @@ final class ServerFleet {
         List<Fault> plan = faultPlan(script);
         try {
             for (Fault f : plan) {
-                Sleep.until(started + TimeUnit.MILLISECONDS.toNanos(f.atMillis()));
+                if (!Sleep.until(started + TimeUnit.MILLISECONDS.toNanos(f.atMillis()))) {
+                    return;
+                }
                 ChildServer target = awaitUp(f.server());
                 if (target == null) {
                     continue; // it did not come back in time: no fault to inject
                 }
-                if (f.pause()) {
-                    faults.write("PAUSE", f.server(), target.runid);
-                    target.pause();
-                    Thread.sleep(f.lastsMillis());
-                    target.resume();
-                    faults.write("RESUME", f.server(), target.runid);
-                    pausesDone.incrementAndGet();
+                try {
+                    inject(f, target);
+                } finally {
                     synchronized (this) {
-                        heldDown[f.server()] = false; // it fences itself; the supervisor restarts it
-                    }
-                } else {
-                    faults.write("KILL", f.server(), target.runid);
-                    target.kill();
-                    kills.incrementAndGet();
-                    Thread.sleep(f.lastsMillis());
-                    synchronized (this) {
-                        children[f.server()] = start(f.server(), nextRunid.getAndIncrement());
-                        heldDown[f.server()] = false;
+                        heldDown[f.server()] = false; // a paused one fences itself; the supervisor restarts it
                     }
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            failure.compareAndSet(null, new UncheckedIOException(e));
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        }
+    }
+
+    private void inject(Fault f, ChildServer target) throws IOException, InterruptedException {
+        if (f.pause()) {
+            faults.write("PAUSE", f.server(), target.runid);
+            if (!target.pause()) {
+                return; // it ended by itself just before: the supervisor restarts it
+            }
+            Thread.sleep(f.lastsMillis());
+            target.resume();
+            faults.write("RESUME", f.server(), target.runid);
+            pausesDone.incrementAndGet();
+        } else {
+            target.kill();
+            // Written once the process is gone: every line it wrote sorts before.
+            faults.write("KILL", f.server(), target.runid);
+            kills.incrementAndGet();
+            Thread.sleep(f.lastsMillis());
+            synchronized (this) {
+                children[f.server()] = start(f.server(), nextRunid.getAndIncrement());
+            }
         }
     }
 
@@ -185,7 +207,7 @@ final class ServerFleet {
                 for (int i = 0; i < children.length; i++) {
                     synchronized (ServerFleet.this) {
                         ChildServer c = children[i];
-                        if (heldDown[i] || c.running()) {
+                        if (closed || heldDown[i] || c.running()) {
                             continue;
                         }
                         int code;
@@ -198,7 +220,12 @@ final class ServerFleet {
                         if (code != ServerProcess.SELF_FENCED) {
                             unexpectedExits.incrementAndGet();
                         }
-                        children[i] = start(i, nextRunid.getAndIncrement());
+                        try {
+                            children[i] = start(i, nextRunid.getAndIncrement());
+                        } catch (RuntimeException e) {
+                            failure.compareAndSet(null, e);
+                            return;
+                        }
                     }
                 }
                 if (!Sleep.millis(100)) {
@@ -212,7 +239,7 @@ final class ServerFleet {
     int stopAll() throws InterruptedException {
         int killed = 0;
         for (int i = 0; i < children.length; i++) {
-            ChildServer c = children[i];
+            ChildServer c = server(i);
             if (c.running() && !c.alive()) {
                 try {
                     c.resume();
@@ -227,8 +254,18 @@ final class ServerFleet {
         return killed;
     }
 
-    void killAll() {
-        for (ChildServer c : children) {
+    /** Ends the fleet: no server starts any more, and every process still running is killed. */
+    void close() {
+        List<ChildServer> running = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            for (ChildServer c : children) {
+                if (c != null) {
+                    running.add(c);
+                }
+            }
+        }
+        for (ChildServer c : running) {
             if (c != null && c.running()) {
                 try {
                     c.kill();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
@@ -87,14 +88,17 @@ public final class ServerProcess {
             });
             PeerRows peers = new PeerRows(db);
             AtomicLong lastBeat = new AtomicLong(System.nanoTime());
-            Thread heartbeat = daemon("heartbeat", () -> heartbeat(peers, s, threshold, log, lastBeat));
-            daemon("self-fence", () -> fenceWhenSilent(threshold, log, lastBeat));
+            Fence fence = new Fence(log, threshold, lastBeat);
+            Thread heartbeat = daemon("heartbeat", () -> heartbeat(peers, s, fence, log));
+            Thread fencing = daemon("self-fence", fence::watch);
             ExecutorService workers = Executors.newFixedThreadPool(s.workers());
             System.out.println(ProcessCommands.READY);
             System.out.flush();
             String line;
             while ((line = commands.readLine()) != null) {
                 if (line.equals(ProcessCommands.END)) {
+                    fence.stopping = true; // a clean stop is not a fence, however long it takes
+                    fencing.interrupt();
                     workers.shutdown();
                     if (!workers.awaitTermination(60, TimeUnit.SECONDS)) {
                         log.write("WORKERS_STUCK");
@@ -149,35 +153,62 @@ public final class ServerProcess {
         }
     }
 
-    /** Beats; marks silent peers Down as CloudStack's cluster manager does; fences itself once marked Down. */
-    private static void heartbeat(PeerRows db, Settings s, long thresholdMillis, ActionLog log, AtomicLong lastBeat) {
+    /**
+     * CloudStack's self-fencing: a server that finds itself marked Down, or could not beat for longer
+     * than the threshold (its database away, or itself frozen), stops, since its peers may have judged
+     * it gone by now. One fence per process, whichever thread sees it first.
+     */
+    private static final class Fence {
+        private final ActionLog log;
+        private final long thresholdNanos;
+        private final AtomicLong lastBeat;
+        private final AtomicBoolean fencing = new AtomicBoolean();
+        volatile boolean stopping;
+
+        Fence(ActionLog log, long thresholdMillis, AtomicLong lastBeat) {
+            this.log = log;
+            this.thresholdNanos = TimeUnit.MILLISECONDS.toNanos(thresholdMillis);
+            this.lastBeat = lastBeat;
+        }
+
+        boolean silentTooLong() {
+            return System.nanoTime() - lastBeat.get() > thresholdNanos;
+        }
+
+        void now() {
+            if (!stopping && fencing.compareAndSet(false, true)) {
+                log.write("SELF_FENCE");
+                Runtime.getRuntime().halt(SELF_FENCED);
+            }
+        }
+
+        void watch() {
+            while (Sleep.millis(50)) {
+                if (silentTooLong()) {
+                    now();
+                }
+            }
+        }
+    }
+
+    /** Beats; marks silent peers Down as CloudStack's cluster manager does; fences itself when it must. */
+    private static void heartbeat(PeerRows db, Settings s, Fence fence, ActionLog log) {
+        long threshold = fence.thresholdNanos / 1_000_000L;
         while (Sleep.millis(HEARTBEAT_MILLIS)) {
+            if (fence.silentTooLong()) { // frozen past the threshold: no beat may hide it
+                fence.now();
+            }
             try {
                 if (!db.beat(s.msid(), s.runid())) {
-                    log.write("SELF_FENCE");
-                    Runtime.getRuntime().halt(SELF_FENCED);
+                    fence.now();
                 }
-                lastBeat.set(System.nanoTime());
-                for (long[] peer : db.silentPeers(s.msid(), thresholdMillis)) {
+                fence.lastBeat.set(System.nanoTime());
+                for (long[] peer : db.silentPeers(s.msid(), threshold)) {
                     log.write("PEER_DOWN", peer[0], peer[1]);
                     log.write("PEER_DOWN_DONE", peer[0], peer[1], db.markPeerDown(s.msid(), peer[0], peer[1]));
                 }
             } catch (SQLException e) {
                 log.write("HEARTBEAT_FAILED");
-            }
-        }
-    }
-
-    /**
-     * CloudStack's self-fencing: a server that could not beat for longer than the threshold (its
-     * database away, or itself frozen) stops, since its peers may have judged it gone by now.
-     */
-    private static void fenceWhenSilent(long thresholdMillis, ActionLog log, AtomicLong lastBeat) {
-        long threshold = TimeUnit.MILLISECONDS.toNanos(thresholdMillis);
-        while (Sleep.millis(50)) {
-            if (System.nanoTime() - lastBeat.get() > threshold) {
-                log.write("SELF_FENCE");
-                Runtime.getRuntime().halt(SELF_FENCED);
             }
         }
     }

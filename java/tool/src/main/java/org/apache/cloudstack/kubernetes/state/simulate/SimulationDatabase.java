@@ -54,9 +54,25 @@ final class SimulationDatabase implements AutoCloseable {
         }
         if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
             String poolUrl = url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
-            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=64"
-                    + (user == null ? "" : "&user=" + user) + (password == null ? "" : "&password=" + password);
-            return new MariaDbPoolDataSource(poolUrl);
+            String account = user;
+            // The credentials as properties, not URL text (a password with '&' or '%' stays whole);
+            // the pool then takes the user from there too.
+            java.util.regex.Matcher inUrl = java.util.regex.Pattern.compile("([?&;])user=([^&;]*)[&;]?").matcher(poolUrl);
+            if (password != null && inUrl.find()) {
+                account = account != null ? account : inUrl.group(2);
+                poolUrl = (poolUrl.substring(0, inUrl.start()) + inUrl.group(1) + poolUrl.substring(inUrl.end()))
+                        .replaceAll("[?&;]$", "");
+            }
+            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=64";
+            MariaDbPoolDataSource pool = new MariaDbPoolDataSource();
+            pool.setUrl(poolUrl);
+            if (account != null) {
+                pool.setUser(account);
+            }
+            if (password != null) {
+                pool.setPassword(password);
+            }
+            return pool;
         }
         throw new IllegalArgumentException("simulate supports jdbc:h2:, jdbc:mariadb: and jdbc:mysql: URLs, not " + url);
     }
