@@ -9,19 +9,10 @@
 #[path = "../fuzz/src/lib.rs"]
 mod contracts;
 
+mod common;
+
 use proptest::collection::vec;
 use proptest::prelude::*;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(2_000);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Enough bytes for the longest script a contract reads; fewer read as zeros.
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -29,7 +20,7 @@ fn bytes() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     #[test]
     fn decode_codes(data in bytes()) {

@@ -5,6 +5,8 @@
 //! at every write (refusing past [`MAX_VERSION`]), takes the cluster to proceed, and is Busy while
 //! another operation holds it.
 
+mod common;
+
 use cks_state::{
     Candidate, Entry, Fence, Hold, JobRef, Mode, Operation, Outcome, Owner, Profile, RecoveryPlan,
     ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary, Write, WriteError, MAX_VERSION,
@@ -95,24 +97,12 @@ fn step_writes(step: &ScaleStep) -> Option<cks_state::Take> {
     }
 }
 
-/// 2,000 cases a property; `make soak` sets more with PROPTEST_CASES.
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(2_000);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 fn outcome() -> impl Strategy<Value = Outcome> {
     (0..Outcome::ALL.len()).prop_map(|o| Outcome::ALL[o])
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config())]
 
     /// Entries: compat never Busy, never reads the owner, writes no version and no owner;
     /// fenced writes version + 1; both take the same decision on a row no operation holds.

@@ -1,8 +1,22 @@
-//! Test support: a cluster row with compare-and-set semantics, as the DAO gives them.
+//! Test support: a cluster row with compare-and-set semantics, as the DAO gives them, and the
+//! proptest case count the property tests share.
 
 #![allow(dead_code)]
 
 use cks_state::{State, StateUpdate, Write};
+use proptest::test_runner::Config as ProptestConfig;
+
+/// 2,000 cases a property; `make soak` sets more with PROPTEST_CASES.
+pub fn proptest_config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2_000);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
 
 pub struct ClusterCell {
     pub state: State,

@@ -63,8 +63,6 @@ final class ChildServer {
         return ready;
     }
 
-    /** A password parameter, in any case, and its value. */
-    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)([?&;])(?:password|pwd)=([^&;]*)[&;]?");
     /** The user:password@ form of a URL's authority. */
     private static final Pattern URL_USERINFO = Pattern.compile("//([^/:@]+):([^/@]*)@");
 
@@ -74,14 +72,9 @@ final class ChildServer {
      * visible to every user of the machine.
      */
     static ChildServer start(ServerProcess.Settings s, Path dir) throws IOException {
-        String url = s.jdbcUrl();
-        String password = s.password();
-        for (Matcher m = URL_PASSWORD.matcher(url); m.find(); m = URL_PASSWORD.matcher(url)) {
-            if (password == null) {
-                password = URLDecoder.decode(m.group(2), StandardCharsets.UTF_8);
-            }
-            url = (url.substring(0, m.start()) + m.group(1) + url.substring(m.end())).replaceAll("[?&;]$", "");
-        }
+        UrlParameter inUrl = UrlParameter.take(s.jdbcUrl(), "password|pwd");
+        String url = inUrl.url();
+        String password = s.password() != null ? s.password() : inUrl.value();
         Matcher info = URL_USERINFO.matcher(url);
         if (info.find()) {
             if (password == null) {

@@ -57,11 +57,10 @@ final class SimulationDatabase implements AutoCloseable {
             String account = user;
             // The credentials as properties, not URL text (a password with '&' or '%' stays whole);
             // the pool then takes the user from there too.
-            java.util.regex.Matcher inUrl = java.util.regex.Pattern.compile("([?&;])user=([^&;]*)[&;]?").matcher(poolUrl);
-            if (password != null && inUrl.find()) {
-                account = account != null ? account : inUrl.group(2);
-                poolUrl = (poolUrl.substring(0, inUrl.start()) + inUrl.group(1) + poolUrl.substring(inUrl.end()))
-                        .replaceAll("[?&;]$", "");
+            if (password != null) {
+                UrlParameter inUrl = UrlParameter.take(poolUrl, "user");
+                poolUrl = inUrl.url();
+                account = account != null ? account : inUrl.value();
             }
             poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=64";
             MariaDbPoolDataSource pool = new MariaDbPoolDataSource();
