@@ -98,16 +98,23 @@ bench-quick: bench-build
 
 # Long hostile-input and fault runs; `make test` runs the short versions of the same
 # tests. Knobs: SOAK_FUZZ_SECONDS (per libFuzzer target), SOAK_PROPTEST_CASES, SOAK_JUNK_CALLS (per
-# native method), SOAK_SIMULATE_OPERATIONS (each long simulate run).
+# native method), SOAK_SIMULATE_OPERATIONS (each long simulate run), SOAK_SIM_SEEDS (long random
+# simulation scripts per mode).
 SOAK_FUZZ_SECONDS ?= 300
 SOAK_PROPTEST_CASES ?= 200000
 SOAK_JUNK_CALLS ?= 1000000
 SOAK_SIMULATE_OPERATIONS ?= 20000
+SOAK_SIM_SEEDS ?= 1000000
 CARGO_FUZZ_VERSION := 0.13.2
 FUZZ_TARGETS := decode_codes table_lookups scaling_steps recovery_planning fenced_planner
 
-.PHONY: soak soak-fuzz soak-java soak-simulate
-soak: soak-fuzz soak-java soak-simulate
+.PHONY: soak soak-fuzz soak-java soak-simulate soak-sim
+soak: soak-fuzz soak-sim soak-java soak-simulate
+
+# The random simulation's long scripts (40+ operations per seed, faults all along), a million
+# seeds per mode by default.
+soak-sim:
+	CKS_SIM_LONG_SEEDS=$(SOAK_SIM_SEEDS) cargo test --release --test deterministic_sim long_scripts -- --nocapture
 
 # libFuzzer needs a nightly toolchain; where none is installed (and none can be fetched) the long
 # proptest run of the same entry points is all that runs, and this says so.
@@ -136,6 +143,12 @@ soak-java: toolchains
 
 soak-simulate: build
 	scripts/soak-simulate.sh $(JAR) $(SOAK_SIMULATE_OPERATIONS)
+
+# The protocol checked exhaustively (tests/sim/model, docs/model-check.md): every schedule of
+# each bounded configuration in both modes, with the real core; minutes (BENCHMARKS.md).
+.PHONY: model-check
+model-check:
+	cargo test --release --test model_check -- --ignored --nocapture --test-threads 1
 
 # Mutation testing of the core's decisions (cargo-mutants, pinned; tens of minutes, so
 # not part of `make test`). Fails on a surviving mutant that mutants/equivalent.txt does not explain.

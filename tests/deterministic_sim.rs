@@ -2,16 +2,21 @@
 //! fenced mode must show none. One seed replays one schedule:
 //! `CKS_SIM_TRACE=<seed> cargo test --test deterministic_sim -- --nocapture` prints it.
 
+#[allow(dead_code)] // shared with the model checker's binary; each uses its part
 mod sim;
 
 use std::time::Instant;
 
-use sim::{run_seed, Coverage, Mode, Violation};
+use sim::oracle::{Coverage, Violation};
+use sim::run::{run_script, run_seed, Script, LONG, SHORT};
+use sim::shared::{Mode, Mutant};
 
 /// Fenced seeds by default; the issue asks for at least 100,000.
 const FENCED_SEEDS: u64 = 100_000;
 const COMPAT_SEEDS: u64 = 20_000;
 const STATE_ONLY_CAS_SEEDS: u64 = 5_000;
+/// Long scripts per mode in `make test`; `make soak` runs a million.
+const LONG_SEEDS: u64 = 500;
 
 fn seeds(var: &str, default: u64) -> u64 {
     std::env::var(var)
@@ -22,6 +27,9 @@ fn seeds(var: &str, default: u64) -> u64 {
 
 struct Tally {
     seeds_run: u64,
+    operations: u64,
+    fewest_operations: usize,
+    faults: u64,
     coverage: Coverage,
     /// Per kind: seeds that showed it, and the first such seed.
     seeds_with: [u64; Violation::COUNT],
@@ -32,6 +40,9 @@ impl Tally {
     fn new() -> Tally {
         Tally {
             seeds_run: 0,
+            operations: 0,
+            fewest_operations: usize::MAX,
+            faults: 0,
             coverage: Coverage::default(),
             seeds_with: [0; Violation::COUNT],
             first_seed: [None; Violation::COUNT],
@@ -41,10 +52,17 @@ impl Tally {
 
 /// Runs `count` seeds on all cores; seeds are split by index, so the tally is deterministic.
 fn sweep(mode: Mode, count: u64) -> Tally {
+    sweep_scripts(mode, SHORT, count)
+}
+
+fn sweep_scripts(mode: Mode, script: Script, count: u64) -> Tally {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
     let parts: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| scope.spawn(move || sweep_part(mode, (t..count).step_by(threads as usize))))
+            .map(|t| {
+                let seeds = (t..count).step_by(threads as usize);
+                scope.spawn(move || sweep_part(mode, script, seeds))
+            })
             .collect();
         handles
             .into_iter()
@@ -54,6 +72,9 @@ fn sweep(mode: Mode, count: u64) -> Tally {
     let mut total = Tally::new();
     for part in parts {
         total.seeds_run += part.seeds_run;
+        total.operations += part.operations;
+        total.fewest_operations = total.fewest_operations.min(part.fewest_operations);
+        total.faults += part.faults;
         total.coverage.add(&part.coverage);
         for k in 0..Violation::COUNT {
             total.seeds_with[k] += part.seeds_with[k];
@@ -66,11 +87,14 @@ fn sweep(mode: Mode, count: u64) -> Tally {
     total
 }
 
-fn sweep_part(mode: Mode, seeds: impl Iterator<Item = u64>) -> Tally {
+fn sweep_part(mode: Mode, script: Script, seeds: impl Iterator<Item = u64>) -> Tally {
     let mut tally = Tally::new();
     for seed in seeds {
-        let report = run_seed(mode, seed, false);
+        let report = run_script(mode, seed, script, false);
         tally.seeds_run += 1;
+        tally.operations += report.operations as u64;
+        tally.fewest_operations = tally.fewest_operations.min(report.operations);
+        tally.faults += u64::from(report.faults);
         tally.coverage.add(&report.coverage);
         for k in 0..Violation::COUNT {
             if report.counts[k] > 0 {
@@ -93,6 +117,13 @@ fn print(mode: Mode, tally: &Tally, started: Instant) {
         c.completions,
         c.recoveries,
         c.completion_misses
+    );
+    let seeds = tally.seeds_run.max(1);
+    eprintln!(
+        "  per seed: {:.1} operations (fewest {}), {:.2} faults",
+        tally.operations as f64 / seeds as f64,
+        tally.fewest_operations,
+        tally.faults as f64 / seeds as f64
     );
     for v in Violation::ALL {
         let k = v as usize;
@@ -154,6 +185,64 @@ fn fenced_decisions_without_the_version_compare_show_windows() {
         Violation::DoubleEntry,
     ] {
         assert!(tally.first_seed[v as usize].is_some(), "never showed {v:?}");
+    }
+}
+
+/// Long scripts: at least 40 operations per seed and faults spread over the whole run.
+/// `make soak` runs a million seeds per mode (`CKS_SIM_LONG_SEEDS`).
+#[test]
+fn long_scripts_fenced_shows_no_window_and_compat_its_windows() {
+    let count = seeds("CKS_SIM_LONG_SEEDS", LONG_SEEDS);
+    for mode in [Mode::Fenced, Mode::Compat] {
+        let started = Instant::now();
+        let tally = sweep_scripts(mode, LONG, count);
+        print(mode, &tally, started);
+        assert_eq!(tally.seeds_run, count);
+        assert!(
+            tally.fewest_operations >= LONG.min_operations,
+            "a seed submitted {} operations",
+            tally.fewest_operations
+        );
+        assert!(tally.faults as f64 / count as f64 > f64::from(LONG.faults) / 2.0);
+        let shown = |v: Violation| tally.first_seed[v as usize].is_some();
+        if mode == Mode::Fenced {
+            for v in Violation::ALL {
+                assert!(!shown(v), "fenced mode showed {v:?} in a long script");
+            }
+        } else {
+            for v in [
+                Violation::Aba,
+                Violation::ZombieCompletion,
+                Violation::TwoStarts,
+            ] {
+                assert!(shown(v), "compat mode never showed {v:?} in a long script");
+            }
+        }
+    }
+}
+
+/// What the random simulation's budget in `make test` (100,000 short seeds, 500 long ones) finds
+/// of three fenced rules mutated: a completion or a recovery without its check, but not a
+/// release without its owner check (a million short seeds show it twice; the model checker
+/// finds it in every run: tests/model_check.rs).
+#[test]
+fn random_seeds_and_the_mutants() {
+    for (mutant, caught) in [
+        (Mutant::UnownedCompletion, true),
+        (Mutant::UnversionedRecovery, true),
+        (Mutant::UnownedRelease, false),
+    ] {
+        let mode = Mode::FencedMutant(mutant);
+        let started = Instant::now();
+        let short = sweep(mode, FENCED_SEEDS);
+        print(mode, &short, started);
+        let started = Instant::now();
+        let long = sweep_scripts(mode, LONG, LONG_SEEDS);
+        print(mode, &long, started);
+        let shown = [short, long]
+            .iter()
+            .any(|t| t.first_seed.iter().any(Option::is_some));
+        assert_eq!(shown, caught, "{mutant:?}");
     }
 }
 

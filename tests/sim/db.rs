@@ -6,6 +6,55 @@ use cks_state::{
     StateUpdate, Token, Write,
 };
 
+/// A lowered `job.expire.minutes`, in seconds of database time.
+pub const JOB_EXPIRE_SECS: u64 = 90;
+
+impl std::fmt::Display for Statement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Statement::State(u) => write!(f, "{} -> {} ({:?})", u.expected, u.target, u.event),
+            Statement::Fenced(w) => {
+                let (e, t) = (w.expected, w.target);
+                write!(
+                    f,
+                    "{} v{} -> {} v{}",
+                    e.state, e.version, t.state, t.version
+                )?;
+                match w.event {
+                    Some(event) => write!(f, " ({event:?})")?,
+                    None => write!(f, " (same state)")?,
+                }
+                match w.owner {
+                    Some(o) => write!(f, ", held by {}", owner_text(&o)),
+                    None => write!(f, ", released"),
+                }
+            }
+        }
+    }
+}
+
+/// `ms<msid>/<runid>` and the job, as the trace prints an owner.
+pub fn owner_text(o: &Owner) -> String {
+    match o.job_id {
+        Some(job) => format!("ms{}/{} job{job}", o.msid, o.runid),
+        None => format!("ms{}/{}", o.msid, o.runid),
+    }
+}
+
+/// A row as the trace prints it.
+pub fn fence_text(f: &Fence, fenced: bool) -> String {
+    match (fenced, f.owner) {
+        (false, _) => f.token.state.to_string(),
+        (true, None) => format!("{} v{}", f.token.state, f.token.version),
+        (true, Some(o)) => format!(
+            "{} v{} held by {}",
+            f.token.state,
+            f.token.version,
+            owner_text(&o)
+        ),
+    }
+}
+
 /// One compare-and-set as the DAO of a mode issues it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Statement {
@@ -15,6 +64,7 @@ pub enum Statement {
     Fenced(Write),
 }
 
+#[derive(Clone, Hash)]
 pub struct ClusterRow {
     pub state: State,
     /// Stays 0 in compat mode: the column does not exist there.
@@ -24,13 +74,14 @@ pub struct ClusterRow {
     pub settings: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum JobStatus {
     InProgress,
     Succeeded,
     Failed,
 }
 
+#[derive(Clone, Hash)]
 pub struct JobRow {
     pub id: u64,
     pub cluster: Option<usize>,
@@ -39,6 +90,7 @@ pub struct JobRow {
     pub msid: u64,
 }
 
+#[derive(Clone, Hash)]
 pub struct MsHostRow {
     pub msid: u64,
     pub runid: u64,
@@ -46,6 +98,7 @@ pub struct MsHostRow {
     pub last_update: u64,
 }
 
+#[derive(Clone)]
 pub struct Database {
     pub profile: Profile,
     /// Database time in seconds: every age is computed from it, never from a server's clock.
@@ -59,7 +112,19 @@ pub struct Database {
     pub illegal_writes: u32,
     /// False only to show what a fenced mode without its token would let through.
     pub compare_versions: bool,
-    next_job_id: u64,
+    pub next_job_id: u64,
+}
+
+/// What a later step can read; `illegal_writes` is a result, the rest is fixed per run.
+impl std::hash::Hash for Database {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.now.hash(state);
+        self.clusters.hash(state);
+        self.jobs.hash(state);
+        self.mshost.hash(state);
+        self.deleted_jobs.hash(state);
+        self.next_job_id.hash(state);
+    }
 }
 
 impl Database {
@@ -75,6 +140,24 @@ impl Database {
             compare_versions: true,
             next_job_id: 1,
         }
+    }
+
+    /// Rewrites every timestamp as its age, capped, before `base`, and sets the clock to `base`:
+    /// the same state for every decision when each threshold is below its cap. Only the job GC
+    /// reads a job's age (an unfinished one's): `job_cap` is None when it may not run again.
+    pub fn rebase_time(&mut self, base: u64, job_cap: Option<u64>, host_cap: u64) {
+        let now = self.now;
+        let age = move |t: u64, cap: u64| base - (now - t).min(cap);
+        for job in &mut self.jobs {
+            job.created = match (job.status, job_cap) {
+                (JobStatus::InProgress, Some(cap)) => age(job.created, cap),
+                _ => base,
+            };
+        }
+        for host in &mut self.mshost {
+            host.last_update = age(host.last_update, host_cap);
+        }
+        self.now = base;
     }
 
     pub fn fence(&self, id: usize) -> Fence {

@@ -3,7 +3,7 @@
 use super::world::World;
 
 /// A peer is gone after this long without a heartbeat, in database time.
-const HEARTBEAT_GONE_SECS: u64 = cks_state::DEFAULT_HEARTBEAT_THRESHOLD_MILLIS / 1000;
+pub const HEARTBEAT_GONE_SECS: u64 = cks_state::DEFAULT_HEARTBEAT_THRESHOLD_MILLIS / 1000;
 
 impl World {
     /// Every serving server heartbeats; a frozen one whose heartbeat went stale loses its lease.
@@ -59,11 +59,12 @@ impl World {
 
     pub fn pause(&mut self, server: usize, paused: bool) {
         self.sh.servers[server].paused = paused;
-        let now = self.sh.db.now;
+        let (now, msid) = (self.sh.db.now, self.sh.servers[server].msid);
+        let what = if paused { "freezes" } else { "thaws" };
         self.sh
             .trace
             .note([12, server as u64, u64::from(paused), now], || {
-                format!("t={now} ms{server} paused={paused}")
+                format!("t={now} ms{msid} {what}")
             });
     }
 

@@ -11,9 +11,11 @@
 //!   [`swarm`] draws each seed's mix. [`rng`] is SplitMix64: one seed replays one schedule.
 //! - [`oracle`]: ground truth of which live operation is inside which cluster; it flags the
 //!   windows. [`trace`] hashes every event (and keeps the text on request).
+//! - [`model`]: the same world searched exhaustively: every schedule of a bounded configuration.
 
 pub mod db;
 pub mod faults;
+pub mod model;
 pub mod oracle;
 pub mod rng;
 pub mod run;
@@ -24,7 +26,3 @@ pub mod swarm;
 pub mod trace;
 pub mod worker;
 pub mod world;
-
-pub use oracle::{Coverage, Violation};
-pub use run::run_seed;
-pub use shared::Mode;

@@ -3,7 +3,7 @@
 use super::servers::{is_live, Server};
 
 /// What an operation is, for telling concurrent proceeds from other double entries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     Start,
     Destroy,
@@ -51,6 +51,7 @@ impl Violation {
     ];
 }
 
+#[derive(Clone, Hash)]
 struct Truth {
     cluster: usize,
     server: usize,
@@ -61,6 +62,7 @@ struct Truth {
     entered_seq: u64,
 }
 
+#[derive(Clone)]
 pub struct Oracle {
     ops: Vec<Truth>,
     /// The operation whose entry last took each cluster.
@@ -68,6 +70,15 @@ pub struct Oracle {
     seq: u64,
     pub counts: [u32; Violation::COUNT],
     pub coverage: Coverage,
+}
+
+/// The ground truth a later step can read; the counts and coverage are the run's results.
+impl std::hash::Hash for Oracle {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.ops.hash(state);
+        self.last_entry.hash(state);
+        self.seq.hash(state);
+    }
 }
 
 /// How much the run exercised: hits of entry, completion and recovery writes.
@@ -109,6 +120,11 @@ impl Oracle {
             counts: [0; Violation::COUNT],
             coverage: Coverage::default(),
         }
+    }
+
+    /// How many operations it tracks.
+    pub fn len(&self) -> usize {
+        self.ops.len()
     }
 
     /// A point in the order of entries and scanner reads.
@@ -214,6 +230,55 @@ impl Oracle {
             Violation::LiveFailedOther
         };
         self.record(v)
+    }
+
+    /// Forgets the operations for which `keep` is false (finished, or gone with their process:
+    /// never live again) and renumbers the rest in order. Returns each old number's new one.
+    pub fn compact(&mut self, keep: impl Fn(usize) -> bool) -> Vec<Option<usize>> {
+        let mut map = vec![None; self.ops.len()];
+        let mut next = 0;
+        for (old, slot) in map.iter_mut().enumerate() {
+            if keep(old) {
+                *slot = Some(next);
+                next += 1;
+            }
+        }
+        let mut index = 0;
+        self.ops.retain(|_| {
+            index += 1;
+            map[index - 1].is_some()
+        });
+        for last in &mut self.last_entry {
+            *last = last.and_then(|op| map[op]);
+        }
+        map
+    }
+
+    /// Each operation's server index, runid and job, through `f`.
+    pub fn ids_mut(&mut self, f: &mut impl FnMut(&mut usize, &mut u64, &mut Option<u64>)) {
+        for t in &mut self.ops {
+            f(&mut t.server, &mut t.runid, &mut t.job);
+        }
+    }
+
+    /// Replaces the order points (entries, `read_seq`) by their ranks: only their order matters.
+    pub fn rank_order(&mut self, read_seq: &mut u64) {
+        for t in &mut self.ops {
+            if !t.inside {
+                t.entered_seq = 0;
+            }
+        }
+        let mut points: Vec<u64> = self.ops.iter().map(|t| t.entered_seq).collect();
+        points.push(*read_seq);
+        points.push(0);
+        points.sort_unstable();
+        points.dedup();
+        let rank = |p: u64| points.binary_search(&p).expect("collected above") as u64;
+        for t in &mut self.ops {
+            t.entered_seq = rank(t.entered_seq);
+        }
+        *read_seq = rank(*read_seq);
+        self.seq = points.len() as u64;
     }
 
     pub fn illegal(&mut self, n: u32) {

@@ -1,5 +1,6 @@
 //! SplitMix64: tiny, fast and seedable, so one seed replays one schedule exactly.
 
+#[derive(Clone)]
 pub struct Rng(u64);
 
 impl Rng {

@@ -1,22 +1,44 @@
 //! The seeded scheduler: each tick advances database time, then steps one actor or injects
 //! one fault. One seed replays one schedule.
 
-use cks_state::Owner;
+use cks_state::{Operation, Outcome, State, VmSummary};
 
+use super::db::JOB_EXPIRE_SECS;
 use super::rng::Rng;
 use super::scanner::Scanner;
 use super::servers::Server;
 use super::shared::Mode;
 use super::swarm::Weights;
-use super::worker::Worker;
+use super::worker::Request;
 use super::world::{SeedReport, World};
 
-/// Ticks per run: small enough for 100,000 debug-build runs in a few seconds.
-const TICKS: usize = 64;
-const MAX_OPERATIONS: usize = 8;
-const MAX_FAULTS: u32 = 2;
-/// A lowered `job.expire.minutes`, in seconds of database time.
-const JOB_EXPIRE_SECS: u64 = 90;
+/// How long one seed's script runs, how many operations it submits, how many faults strike.
+#[derive(Debug, Clone, Copy)]
+pub struct Script {
+    pub ticks: usize,
+    /// Submitted at a steady pace at least (all of them by nine tenths of the run): the scheduler
+    /// submits when it falls behind.
+    pub min_operations: usize,
+    pub max_operations: usize,
+    /// Spread over the run: by tick `t`, at most `ceil(faults * (t + 1) / ticks)` struck.
+    pub faults: u32,
+}
+
+/// Small enough for 100,000 debug-build runs in a few seconds.
+pub const SHORT: Script = Script {
+    ticks: 64,
+    min_operations: 0,
+    max_operations: 8,
+    faults: 2,
+};
+
+/// Long scripts: many operations per cluster, faults all along.
+pub const LONG: Script = Script {
+    ticks: 640,
+    min_operations: 40,
+    max_operations: 48,
+    faults: 8,
+};
 
 fn when(condition: bool, weight: u32) -> u32 {
     if condition {
@@ -44,23 +66,35 @@ enum Action {
 struct Scheduler {
     world: World,
     weights: Weights,
+    script: Script,
+    at: usize,
     submitted: usize,
     faults: u32,
 }
 
 pub fn run_seed(mode: Mode, seed: u64, keep_lines: bool) -> SeedReport {
+    run_script(mode, seed, SHORT, keep_lines)
+}
+
+pub fn run_script(mode: Mode, seed: u64, script: Script, keep_lines: bool) -> SeedReport {
     let mut rng = Rng::new(seed);
     let world = World::new(mode, &mut rng, keep_lines);
     let mut scheduler = Scheduler {
         world,
         weights: Weights::draw(&mut rng),
+        script,
+        at: 0,
         submitted: 0,
         faults: 0,
     };
-    for _ in 0..TICKS {
+    while scheduler.at < script.ticks {
         scheduler.tick();
+        scheduler.at += 1;
     }
-    scheduler.world.finish()
+    let (submitted, faults) = (scheduler.submitted, scheduler.faults);
+    let mut report = scheduler.world.finish();
+    (report.operations, report.faults) = (submitted, faults);
+    report
 }
 
 /// A set of server indexes (at most a handful) as bits.
@@ -100,16 +134,15 @@ impl Scheduler {
         let paused = self.servers_where(|s| s.alive && s.paused);
         let runnable = self.runnable();
         let wt = &self.weights;
-        let faults_left = self.faults < MAX_FAULTS;
+        let script = &self.script;
+        let (t, ticks) = (self.at as u64 + 1, script.ticks as u64);
+        let faults_left = u64::from(self.faults) < (u64::from(script.faults) * t).div_ceil(ticks);
+        let pace = script.min_operations as u64 * t / (ticks - ticks / 10);
+        let behind = (self.submitted as u64) < pace;
+        let can_submit = self.submitted < script.max_operations && !serving.is_empty();
         let choices = [
             (Action::Step, when(runnable > 0, 60)),
-            (
-                Action::Submit,
-                when(
-                    self.submitted < MAX_OPERATIONS && !serving.is_empty(),
-                    wt.submit,
-                ),
-            ),
+            (Action::Submit, when(can_submit, wt.submit)),
             (
                 Action::StartScan,
                 when(self.world.scanner.is_none() && !serving.is_empty(), wt.scan),
@@ -129,7 +162,14 @@ impl Scheduler {
             (Action::ClockJump, wt.clock_jump),
         ];
         let weights = choices.map(|c| c.1);
-        match choices[self.world.sh.rng.weighted(&weights)].0 {
+        // A script behind its pace submits, or brings a server back to submit on.
+        let action = match (behind, can_submit) {
+            (true, true) => Action::Submit,
+            (true, false) if !paused.is_empty() => Action::Resume,
+            (true, false) if !restartable.is_empty() => Action::Restart,
+            _ => choices[self.world.sh.rng.weighted(&weights)].0,
+        };
+        match action {
             Action::Step => {
                 let nth = self.world.sh.rng.below(runnable);
                 self.step(nth);
@@ -140,7 +180,7 @@ impl Scheduler {
             }
             Action::StartScan => {
                 let server = self.pick(serving);
-                self.start_scan(server);
+                self.world.start_scan(server);
             }
             Action::Crash => {
                 let server = self.pick(alive);
@@ -161,13 +201,7 @@ impl Scheduler {
                 self.world.pause(server, false);
             }
             Action::PeerCheck => self.world.peer_check(),
-            Action::JobGc => {
-                let sh = &mut self.world.sh;
-                let (deleted, now) = (sh.db.collect_jobs(JOB_EXPIRE_SECS), sh.db.now);
-                sh.trace.note([13, deleted as u64, 0, now], || {
-                    format!("t={now} job GC deletes {deleted} unfinished jobs")
-                });
-            }
+            Action::JobGc => self.world.job_gc(JOB_EXPIRE_SECS),
             Action::ClockJump => {
                 let db = &mut self.world.sh.db;
                 db.now += 60 + self.world.sh.rng.below(120) as u64;
@@ -175,89 +209,45 @@ impl Scheduler {
         }
     }
 
-    /// Whether the actor (a worker by index, the scanner as `workers.len()`) can step.
-    fn runs(&self, actor: usize) -> bool {
-        let w = &self.world;
-        let server = match w.workers.get(actor) {
-            Some(worker) => worker.server,
-            None => match &w.scanner {
-                Some(scanner) if actor == w.workers.len() => scanner.server,
-                _ => return false,
-            },
-        };
-        w.sh.servers[server].runs()
-    }
-
     /// How many actors of servers that run can step.
     fn runnable(&self) -> usize {
         (0..=self.world.workers.len())
-            .filter(|&a| self.runs(a))
+            .filter(|&a| self.world.runs(a))
             .count()
     }
 
     /// Steps the `nth` runnable actor.
     fn step(&mut self, nth: usize) {
-        let total = self.world.workers.len() + 1;
-        let Some(actor) = (0..total).filter(|&a| self.runs(a)).nth(nth) else {
+        let w = &mut self.world;
+        let total = w.workers.len() + 1;
+        let Some(actor) = (0..total).filter(|&a| w.runs(a)).nth(nth) else {
             return;
         };
-        let w = &mut self.world;
-        let now = w.sh.db.now;
-        if let Some(worker) = w.workers.get_mut(actor) {
-            let truth = worker.truth;
-            w.sh.trace.note([3, actor as u64, truth as u64, now], || {
-                format!("t={now} step op{truth}")
-            });
-            worker.step(&mut w.sh);
-            if worker.is_done() {
-                w.workers.swap_remove(actor);
-            }
-        } else if let Some(scanner) = w.scanner.as_mut() {
-            w.sh.trace
-                .note([4, 0, 0, now], || format!("t={now} step scanner"));
-            scanner.step(&mut w.sh);
-            if scanner.is_done() {
-                w.scanner = None;
-            }
-        }
+        let lists = actor == w.workers.len() && w.scanner.as_ref().is_some_and(Scanner::lists_next);
+        let vms: Vec<VmSummary> = if lists {
+            let states: Vec<State> = w.sh.db.clusters.iter().map(|c| c.state).collect();
+            states
+                .into_iter()
+                .map(|s| Scanner::draw_vms(&mut w.sh.rng, s))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        w.step(actor, &vms);
     }
 
     fn submit(&mut self, server: usize) {
-        let w = &mut self.world;
-        let cluster = w.sh.rng.below(w.sh.db.clusters.len());
+        let rng = &mut self.world.sh.rng;
+        let cluster = rng.below(self.world.sh.db.clusters.len());
         let requests = &self.weights.requests;
-        let request = requests[w.sh.rng.below(requests.len())];
-        let s = &w.sh.servers[server];
-        let (msid, runid, old) = (s.msid, s.runid, s.old);
-        let job = w.sh.db.insert_job((!old).then_some(cluster), msid);
-        let truth = w.sh.oracle.register(cluster, server, runid, Some(job));
-        let me = Owner {
-            msid,
-            runid,
-            job_id: Some(job),
+        let request = requests[rng.below(requests.len())];
+        let outcome = match rng.below(20) {
+            0 if request == Request::Plain(Operation::Start) => Outcome::CreateFailed,
+            0..=5 => Outcome::Failed,
+            _ => Outcome::Succeeded,
         };
-        let now = w.sh.db.now;
-        w.sh.trace
-            .note([5, truth as u64, cluster as u64, server as u64], || {
-                format!("t={now} submit op{truth} {request:?} on c{cluster} by ms{msid}/{runid} job{job}")
-            });
-        let worker = Worker::new(truth, cluster, server, me, request, &mut w.sh);
-        w.workers.push(worker);
+        let work = 1 + rng.below(3) as u8;
+        self.world.submit(server, cluster, request, outcome, work);
         self.submitted += 1;
-    }
-
-    fn start_scan(&mut self, server: usize) {
-        let w = &mut self.world;
-        let s = &w.sh.servers[server];
-        let me = Owner {
-            msid: s.msid,
-            runid: s.runid,
-            job_id: None,
-        };
-        let now = w.sh.db.now;
-        w.sh.trace.note([6, server as u64, 0, now], || {
-            format!("t={now} scanner starts on ms{}", me.msid)
-        });
-        w.scanner = Some(Scanner::new(server, me));
     }
 }

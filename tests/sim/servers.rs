@@ -1,5 +1,6 @@
 //! The management servers: a process epoch (runid) each, and what state the process is in.
 
+#[derive(Clone, Hash)]
 pub struct Server {
     pub msid: u64,
     pub runid: u64,

@@ -1,6 +1,6 @@
 //! The state every actor of one run touches: the database, the servers, the oracle, the dice.
 
-use cks_state::{Profile, StateMachine, Write};
+use cks_state::{Profile, StateMachine, Token, Write};
 
 use super::db::{Database, Statement};
 use super::oracle::{Oracle, Violation};
@@ -15,6 +15,28 @@ pub enum Mode {
     /// Fenced decisions, but a DAO whose compare-and-set ignores the version: shows that the
     /// simulation catches a fenced mode that loses its token.
     FencedStateOnlyCas,
+    /// Fenced, with one rule mutated: shows what the checks catch.
+    FencedMutant(Mutant),
+}
+
+/// A fenced rule dropped: the write expects the row's current version instead of the token
+/// the rule gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mutant {
+    /// A completion drops its owner check (the token its entry left).
+    UnownedCompletion,
+    /// A completion that releases the cluster without a state change (after a proceed, or a
+    /// scale of a never-started cluster) drops its owner check.
+    UnownedRelease,
+    /// A recovery drops its version check (the token the scanner read).
+    UnversionedRecovery,
+}
+
+/// Which kind of write a mutant may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteKind {
+    Completion,
+    Recovery,
 }
 
 impl Mode {
@@ -26,12 +48,40 @@ impl Mode {
     pub fn core(self) -> cks_state::Mode {
         match self {
             Mode::Compat => cks_state::Mode::Compat,
-            Mode::Fenced | Mode::FencedStateOnlyCas => cks_state::Mode::Fenced,
+            Mode::Fenced | Mode::FencedStateOnlyCas | Mode::FencedMutant(_) => {
+                cks_state::Mode::Fenced
+            }
         }
     }
 
     pub fn machine(self, profile: Profile) -> StateMachine {
         StateMachine::new(profile, self.core())
+    }
+
+    /// The write of `kind` this mode issues, for a cluster whose row is `current` now.
+    pub fn mutate(self, kind: WriteKind, write: Write, current: Token) -> Write {
+        let mutated = match (self, kind) {
+            (Mode::FencedMutant(Mutant::UnownedCompletion), WriteKind::Completion) => true,
+            (Mode::FencedMutant(Mutant::UnownedRelease), WriteKind::Completion) => {
+                write.event.is_none()
+            }
+            (Mode::FencedMutant(Mutant::UnversionedRecovery), WriteKind::Recovery) => true,
+            _ => false,
+        };
+        if !mutated || !write.versioned() {
+            return write;
+        }
+        Write {
+            expected: Token {
+                version: current.version,
+                ..write.expected
+            },
+            target: Token {
+                version: current.version + 1,
+                ..write.target
+            },
+            ..write
+        }
     }
 
     /// The statement the DAO issues for one of the core's writes.
@@ -47,6 +97,7 @@ impl Mode {
     }
 }
 
+#[derive(Clone)]
 pub struct Shared {
     pub mode: Mode,
     pub db: Database,
@@ -81,11 +132,10 @@ impl Shared {
                 } else {
                     format!("op{who}")
                 };
+                let result = if hit { "hit" } else { "miss" };
                 format!(
-                    "t={} {who} c{cluster} {:?} -> {}",
-                    self.db.now,
-                    write,
-                    if hit { "hit" } else { "miss" }
+                    "t={} {who} writes c{cluster} {write}: {result}",
+                    self.db.now
                 )
             },
         );

@@ -1,5 +1,6 @@
 //! The event log of one run: always hashed, kept as text only when asked (to replay a seed).
 
+#[derive(Clone)]
 pub struct Trace {
     hash: u64,
     lines: Option<Vec<String>>,
@@ -15,13 +16,18 @@ impl Trace {
 
     /// Records one event: `code` feeds the hash, `line` is built only when lines are kept.
     pub fn note(&mut self, code: [u64; 4], line: impl FnOnce() -> String) {
+        self.mark(code);
+        if let Some(lines) = &mut self.lines {
+            lines.push(line());
+        }
+    }
+
+    /// Records an event that prints no line (a step whose effects print their own).
+    pub fn mark(&mut self, code: [u64; 4]) {
         for c in code {
             self.hash = (self.hash ^ c)
                 .wrapping_mul(0x0000_0100_0000_01B3)
                 .rotate_left(29);
-        }
-        if let Some(lines) = &mut self.lines {
-            lines.push(line());
         }
     }
 

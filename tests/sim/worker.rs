@@ -2,20 +2,29 @@
 //! the scheduler can interleave or crash it between any two steps.
 
 use cks_state::{
-    Entry, Fence, Hold, Operation, Outcome, Owner, Scale, ScaleKind, ScaleStep, State,
+    Entry, Fence, Hold, Operation, Outcome, Owner, Scale, ScaleKind, ScaleStep, State, Token,
 };
 
-use super::db::JobStatus;
+use super::db::{fence_text, JobStatus};
 use super::oracle::Role;
-use super::shared::Shared;
+use super::shared::{Shared, WriteKind};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Request {
     Plain(Operation),
     Scale(ScaleKind),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl std::fmt::Display for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Request::Plain(op) => write!(f, "{op:?}"),
+            Request::Scale(kind) => write!(f, "{kind:?}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Step {
     Read,
     Enter,
@@ -27,6 +36,7 @@ enum Step {
     Done,
 }
 
+#[derive(Clone, Hash)]
 pub struct Worker {
     pub truth: usize,
     pub cluster: usize,
@@ -39,8 +49,9 @@ pub struct Worker {
     work: u8,
     /// What this operation's entry write left it (none when it wrote nothing: a compat proceed).
     hold: Option<Hold>,
-    /// A scale keeps its own hold.
-    scale: Option<Scale>,
+    /// A scale: the token read when it was accepted (the core's scale is rebuilt from it, the
+    /// owner and the hold at every step, as a host keeps it between steps).
+    started: Option<Token>,
 }
 
 fn job_status(outcome: Outcome) -> JobStatus {
@@ -57,13 +68,9 @@ impl Worker {
         server: usize,
         me: Owner,
         request: Request,
-        sh: &mut Shared,
+        outcome: Outcome,
+        work: u8,
     ) -> Worker {
-        let outcome = match sh.rng.below(20) {
-            0 if request == Request::Plain(Operation::Start) => Outcome::CreateFailed,
-            0..=5 => Outcome::Failed,
-            _ => Outcome::Succeeded,
-        };
         Worker {
             truth,
             cluster,
@@ -73,10 +80,53 @@ impl Worker {
             step: Step::Read,
             read: None,
             outcome,
-            work: 1 + sh.rng.below(3) as u8,
+            work,
             hold: None,
-            scale: None,
+            started: None,
         }
+    }
+
+    pub fn job(&self) -> Option<u64> {
+        self.me.job_id
+    }
+
+    pub fn request(&self) -> Request {
+        self.request
+    }
+
+    /// Every version this worker keeps (all of its cluster's), through `f`.
+    pub fn versions_mut(&mut self, f: &mut impl FnMut(&mut u64)) {
+        let tokens = self.read.iter_mut().map(|r| &mut r.token);
+        let tokens = tokens.chain(self.hold.iter_mut().map(|h| &mut h.token));
+        for token in tokens.chain(self.started.iter_mut()) {
+            f(&mut token.version);
+        }
+    }
+
+    /// Every owner it keeps (its own, and the one it read), through `f`.
+    pub fn owners_mut(&mut self, f: &mut impl FnMut(&mut Owner)) {
+        f(&mut self.me);
+        if let Some(owner) = self.read.as_mut().and_then(|r| r.owner.as_mut()) {
+            f(owner);
+        }
+    }
+
+    /// The core's scale, as the host hands it back at every step.
+    fn scale(&self, sh: &Shared) -> Option<Scale> {
+        let (Request::Scale(kind), Some(started)) = (self.request, self.started) else {
+            return None;
+        };
+        Some(sh.machine().resume_scale(kind, started, self.me, self.hold))
+    }
+
+    /// Whether the next step is the completion write.
+    pub fn completes_next(&self) -> bool {
+        self.step == Step::Complete
+    }
+
+    /// Sets how the operation ends; nothing before its completion reads it.
+    pub fn decide(&mut self, outcome: Outcome) {
+        self.outcome = outcome;
     }
 
     pub fn is_done(&self) -> bool {
@@ -92,12 +142,15 @@ impl Worker {
                 sh.db.clusters[self.cluster].settings += 1;
                 Step::Complete
             }
-            Step::Work(0) => Step::Complete,
-            Step::Work(n) => Step::Work(n - 1),
+            Step::Work(n) => Self::working(n - 1),
             Step::Complete => self.complete(sh),
             Step::FinishJob(status) => {
                 if let Some(job) = self.me.job_id {
                     sh.db.finish_job(job, status);
+                    let (now, truth) = (sh.db.now, self.truth);
+                    sh.trace.note([16, job, 0, now], || {
+                        format!("t={now} op{truth} marks job{job} {status:?}")
+                    });
                 }
                 sh.oracle.finished(self.truth);
                 Step::Done
@@ -120,25 +173,42 @@ impl Worker {
             .oracle
             .entered(self.truth, self.role(started_from), &sh.servers);
         sh.report(found);
-        Step::Work(self.work)
+        Self::working(self.work)
+    }
+
+    /// `left` more steps of work that touch nothing shared, then the completion.
+    fn working(left: u8) -> Step {
+        match left {
+            0 => Step::Complete,
+            n => Step::Work(n),
+        }
     }
 
     fn read(&mut self, sh: &mut Shared) -> Step {
         let row = sh.db.fence(self.cluster);
+        let (now, truth, cluster) = (sh.db.now, self.truth, self.cluster);
+        let fenced = sh.mode.is_fenced();
+        sh.trace.note([17, truth as u64, cluster as u64, now], || {
+            format!(
+                "t={now} op{truth} reads c{cluster}: {}",
+                fence_text(&row, fenced)
+            )
+        });
         self.read = Some(row);
         let Request::Scale(kind) = self.request else {
             return Step::Enter;
         };
+        self.read = None;
         let scale = sh.machine().scale(kind, row.token, self.me);
         if scale.check().is_err() {
             return Step::FinishJob(JobStatus::Failed);
         }
-        self.scale = Some(scale);
+        self.started = Some(row.token);
         Step::Scale
     }
 
     fn enter(&mut self, sh: &mut Shared) -> Step {
-        let (Request::Plain(operation), Some(row)) = (self.request, self.read) else {
+        let (Request::Plain(operation), Some(row)) = (self.request, self.read.take()) else {
             return Step::FinishJob(JobStatus::Failed);
         };
         let from = row.token.state;
@@ -159,7 +229,7 @@ impl Worker {
     /// The first scaling step re-reads the row, then enters (or, from Created, proceeds).
     fn scale_step(&mut self, sh: &mut Shared) -> Step {
         let current = sh.db.fence(self.cluster);
-        let Some(mut op) = self.scale else {
+        let Some(mut op) = self.scale(sh) else {
             return Step::FinishJob(JobStatus::Failed);
         };
         let from = op.started().state;
@@ -176,31 +246,38 @@ impl Worker {
                 op.mark_entered(&take);
                 self.go_inside(sh, from)
             }
-            Ok(ScaleStep::AlreadyEntered | ScaleStep::SettingsOnly(None)) => Step::Work(self.work),
+            Ok(ScaleStep::AlreadyEntered | ScaleStep::SettingsOnly(None)) => {
+                Self::working(self.work)
+            }
             _ => Step::FinishJob(JobStatus::Failed),
         };
-        self.scale = Some(op);
+        self.hold = op.hold();
         next
     }
 
     fn completion_write(&self, sh: &Shared) -> Option<cks_state::Write> {
         let succeeded = self.outcome == Outcome::Succeeded;
-        let write = match &self.scale {
+        let write = match self.scale(sh) {
             Some(op) => op.completion(succeeded),
             None => sh.machine().completion(self.hold, self.outcome),
         };
-        write.expect("versions stay far below MAX_VERSION")
+        let current = sh.db.fence(self.cluster).token;
+        let write = write.expect("versions stay far below MAX_VERSION");
+        write.map(|w| sh.mode.mutate(WriteKind::Completion, w, current))
     }
 
     fn complete(&mut self, sh: &mut Shared) -> Step {
         let status = job_status(self.outcome);
+        let (now, truth, outcome) = (sh.db.now, self.truth, self.outcome);
+        sh.trace.note([18, truth as u64, outcome as u64, now], || {
+            format!("t={now} op{truth} ends: {outcome:?}")
+        });
         match self.completion_write(sh) {
             Some(w) if sh.write(self.cluster, &w, self.truth) => {
                 // Held without a move: a fenced scale from Created (compat holds nothing there).
                 let created_scale_done = status == JobStatus::Succeeded
-                    && self
-                        .scale
-                        .is_some_and(|op| op.hold().is_some_and(|h| h.moved_to.is_none()));
+                    && self.started.is_some()
+                    && self.hold.is_some_and(|h| h.moved_to.is_none());
                 if created_scale_done {
                     // Fenced: the settings change rides on the releasing write.
                     sh.db.clusters[self.cluster].settings += 1;

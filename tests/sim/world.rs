@@ -1,6 +1,6 @@
 //! One run's world: the shared state, the running workers and scanner, and how it starts.
 
-use cks_state::{Owner, Profile, State};
+use cks_state::{Outcome, Owner, Profile, State, VmSummary};
 
 use super::db::{ClusterRow, Database, MsHostRow};
 use super::oracle::{Coverage, Oracle, Violation};
@@ -9,7 +9,7 @@ use super::scanner::Scanner;
 use super::servers::Server;
 use super::shared::{Mode, Shared};
 use super::trace::Trace;
-use super::worker::Worker;
+use super::worker::{Request, Worker};
 
 /// Where clusters start: at rest, or left in an operation by a server gone before the run.
 const INITIAL_STATES: [State; 10] = [
@@ -27,11 +27,14 @@ const INITIAL_STATES: [State; 10] = [
 
 pub struct SeedReport {
     pub counts: [u32; Violation::COUNT],
+    pub operations: usize,
+    pub faults: u32,
     pub hash: u64,
     pub coverage: Coverage,
     pub lines: Vec<String>,
 }
 
+#[derive(Clone)]
 pub struct World {
     pub sh: Shared,
     pub workers: Vec<Worker>,
@@ -46,11 +49,44 @@ impl World {
         } else {
             Profile::Upstream
         };
-        let mut db = Database::new(profile, 10_000);
-        db.compare_versions = mode != Mode::FencedStateOnlyCas;
         let servers: Vec<Server> = (0..2 + rng.below(2) as u64)
             .map(|i| Server::new(100 + i, 1 + i, rng.percent(10)))
             .collect();
+        let clusters = (0..1 + rng.below(3))
+            .map(|_| {
+                let state = INITIAL_STATES[rng.below(INITIAL_STATES.len())];
+                // Left in an operation (or held) by a process that no longer runs (runid 0), or
+                // ownerless as an older server leaves it.
+                let owned = mode.is_fenced()
+                    && (state.is_orphan_candidate() || rng.percent(10))
+                    && rng.percent(80);
+                ClusterRow {
+                    state,
+                    version: rng.below(3) as u64,
+                    owner: owned.then_some(Owner {
+                        msid: servers[0].msid,
+                        runid: 0,
+                        job_id: None,
+                    }),
+                    settings: 0,
+                }
+            })
+            .collect();
+        let rng = Rng::new(rng.next_u64());
+        World::with(mode, profile, servers, clusters, rng, keep_lines)
+    }
+
+    /// A world of these servers (each with its `mshost` row) and cluster rows.
+    pub fn with(
+        mode: Mode,
+        profile: Profile,
+        servers: Vec<Server>,
+        clusters: Vec<ClusterRow>,
+        rng: Rng,
+        keep_lines: bool,
+    ) -> World {
+        let mut db = Database::new(profile, 10_000);
+        db.compare_versions = mode != Mode::FencedStateOnlyCas;
         for s in &servers {
             db.mshost.push(MsHostRow {
                 msid: s.msid,
@@ -59,32 +95,14 @@ impl World {
                 last_update: db.now,
             });
         }
-        let clusters = 1 + rng.below(3);
-        for _ in 0..clusters {
-            let state = INITIAL_STATES[rng.below(INITIAL_STATES.len())];
-            // Left in an operation (or held) by a process that no longer runs (runid 0), or
-            // ownerless as an older server leaves it.
-            let owner = (mode.is_fenced()
-                && (state.is_orphan_candidate() || rng.percent(10))
-                && rng.percent(80))
-            .then_some(Owner {
-                msid: servers[0].msid,
-                runid: 0,
-                job_id: None,
-            });
-            db.clusters.push(ClusterRow {
-                state,
-                version: rng.below(3) as u64,
-                owner,
-                settings: 0,
-            });
-        }
+        let oracle = Oracle::new(clusters.len());
+        db.clusters = clusters;
         World {
             sh: Shared {
                 mode,
                 db,
-                oracle: Oracle::new(clusters),
-                rng: Rng::new(rng.next_u64()),
+                oracle,
+                rng,
                 servers,
                 trace: Trace::new(keep_lines),
             },
@@ -92,6 +110,91 @@ impl World {
             scanner: None,
             next_runid: 10,
         }
+    }
+
+    /// Whether the actor (a worker by index, the scanner as `workers.len()`) can step.
+    pub fn runs(&self, actor: usize) -> bool {
+        let server = match self.workers.get(actor) {
+            Some(worker) => worker.server,
+            None => match &self.scanner {
+                Some(scanner) if actor == self.workers.len() => scanner.server,
+                _ => return false,
+            },
+        };
+        self.sh.servers[server].runs()
+    }
+
+    /// Steps one actor; `vms` (by cluster) is what the scanner's listing finds, if it lists now.
+    pub fn step(&mut self, actor: usize, vms: &[VmSummary]) {
+        let now = self.sh.db.now;
+        if let Some(worker) = self.workers.get_mut(actor) {
+            let truth = worker.truth;
+            self.sh.trace.mark([3, actor as u64, truth as u64, now]);
+            worker.step(&mut self.sh);
+            if worker.is_done() {
+                // Keeps the workers in submission order.
+                self.workers.remove(actor);
+            }
+        } else if let Some(scanner) = self.scanner.as_mut() {
+            self.sh.trace.mark([4, 0, 0, now]);
+            scanner.step(&mut self.sh, vms);
+            if scanner.is_done() {
+                self.scanner = None;
+            }
+        }
+    }
+
+    /// A request accepted by `server`: its job row goes IN_PROGRESS, its worker waits to run.
+    pub fn submit(
+        &mut self,
+        server: usize,
+        cluster: usize,
+        request: Request,
+        outcome: Outcome,
+        work: u8,
+    ) {
+        let s = &self.sh.servers[server];
+        let (msid, runid, old) = (s.msid, s.runid, s.old);
+        let job = self.sh.db.insert_job((!old).then_some(cluster), msid);
+        let truth = self.sh.oracle.register(cluster, server, runid, Some(job));
+        let me = Owner {
+            msid,
+            runid,
+            job_id: Some(job),
+        };
+        let now = self.sh.db.now;
+        self.sh
+            .trace
+            .note([5, truth as u64, cluster as u64, server as u64], || {
+                format!(
+                    "t={now} ms{msid}/{runid} accepts op{truth} {request} on c{cluster} (job{job})"
+                )
+            });
+        let worker = Worker::new(truth, cluster, server, me, request, outcome, work);
+        self.workers.push(worker);
+    }
+
+    pub fn start_scan(&mut self, server: usize) {
+        let s = &self.sh.servers[server];
+        let me = Owner {
+            msid: s.msid,
+            runid: s.runid,
+            job_id: None,
+        };
+        let now = self.sh.db.now;
+        self.sh.trace.note([6, server as u64, 0, now], || {
+            format!("t={now} scanner starts on ms{}", me.msid)
+        });
+        self.scanner = Some(Scanner::new(server, me));
+    }
+
+    /// The job GC with a lowered `job.expire.minutes`.
+    pub fn job_gc(&mut self, expire_secs: u64) {
+        let sh = &mut self.sh;
+        let (deleted, now) = (sh.db.collect_jobs(expire_secs), sh.db.now);
+        sh.trace.note([13, deleted as u64, 0, now], || {
+            format!("t={now} job GC deletes {deleted} unfinished jobs")
+        });
     }
 
     pub fn finish(mut self) -> SeedReport {
@@ -110,6 +213,8 @@ impl World {
         }
         SeedReport {
             counts: self.sh.oracle.counts,
+            operations: 0,
+            faults: 0,
             hash: self.sh.trace.hash(),
             coverage: self.sh.oracle.coverage,
             lines: self.sh.trace.into_lines(),

@@ -1,0 +1,9 @@
+//! Exhaustive search of every schedule of a bounded configuration, over the deterministic
+//! simulation's world and the real core's decisions: breadth first from every start, one visit
+//! per canonical state ([`canon`]), every enabled move ([`moves`]) from each. Breadth first makes
+//! the first path found to each kind of violation a shortest one ([`search::Counterexample`]).
+
+pub mod canon;
+pub mod config;
+pub mod moves;
+pub mod search;
