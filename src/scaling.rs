@@ -140,7 +140,7 @@ pub enum ScaleStep {
 
 /// One scale or autoscale operation: the token read when the request was accepted (every take
 /// expects it) and what its take left it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scale {
     machine: StateMachine,
     kind: ScaleKind,

@@ -221,20 +221,20 @@ fn long_scripts_fenced_shows_no_window_and_compat_its_windows() {
     }
 }
 
-/// What the random simulation's budget in `make test` (100,000 short seeds, 500 long ones) finds
-/// of three fenced rules mutated: a completion or a recovery without its check, but not a
-/// release without its owner check (a million short seeds show it twice; the model checker
-/// finds it in every run: tests/model_check.rs).
+/// What the random simulation's budget in `make test` (100,000 short seeds, 500 long ones) finds of
+/// fenced rules mutated: it must catch a completion or a recovery without its token check. Of a
+/// proceed's release without it, it prints what it finds (a million short seeds show it twice,
+/// docs/model-check.md); the model checker finds it in every run (tests/model_check.rs).
 #[test]
 fn random_seeds_and_the_mutants() {
-    for (mutant, caught) in [
+    for (mutant, must_catch) in [
         (Mutant::UnownedCompletion, true),
         (Mutant::UnversionedRecovery, true),
-        (Mutant::UnownedRelease, false),
+        (Mutant::UnownedProceedRelease, false),
     ] {
         let mode = Mode::FencedMutant(mutant);
         let started = Instant::now();
-        let short = sweep(mode, FENCED_SEEDS);
+        let short = sweep(mode, seeds("CKS_SIM_MUTANT_SEEDS", FENCED_SEEDS));
         print(mode, &short, started);
         let started = Instant::now();
         let long = sweep_scripts(mode, LONG, LONG_SEEDS);
@@ -242,7 +242,8 @@ fn random_seeds_and_the_mutants() {
         let shown = [short, long]
             .iter()
             .any(|t| t.first_seed.iter().any(Option::is_some));
-        assert_eq!(shown, caught, "{mutant:?}");
+        eprintln!("{mutant:?}: caught by the random budget: {shown}");
+        assert!(shown || !must_catch, "{mutant:?} not caught");
     }
 }
 

@@ -20,8 +20,9 @@ pub struct Script {
     /// submits when it falls behind.
     pub min_operations: usize,
     pub max_operations: usize,
-    /// Spread over the run: by tick `t`, at most `ceil(faults * (t + 1) / ticks)` struck.
     pub faults: u32,
+    /// Spread the faults over the run: by tick `t`, at most `ceil(faults * (t + 1) / ticks)`.
+    pub spread_faults: bool,
 }
 
 /// Small enough for 100,000 debug-build runs in a few seconds.
@@ -30,6 +31,7 @@ pub const SHORT: Script = Script {
     min_operations: 0,
     max_operations: 8,
     faults: 2,
+    spread_faults: false,
 };
 
 /// Long scripts: many operations per cluster, faults all along.
@@ -38,6 +40,7 @@ pub const LONG: Script = Script {
     min_operations: 40,
     max_operations: 48,
     faults: 8,
+    spread_faults: true,
 };
 
 fn when(condition: bool, weight: u32) -> u32 {
@@ -92,9 +95,7 @@ pub fn run_script(mode: Mode, seed: u64, script: Script, keep_lines: bool) -> Se
         scheduler.at += 1;
     }
     let (submitted, faults) = (scheduler.submitted, scheduler.faults);
-    let mut report = scheduler.world.finish();
-    (report.operations, report.faults) = (submitted, faults);
-    report
+    scheduler.world.finish(submitted, faults)
 }
 
 /// A set of server indexes (at most a handful) as bits.
@@ -136,7 +137,11 @@ impl Scheduler {
         let wt = &self.weights;
         let script = &self.script;
         let (t, ticks) = (self.at as u64 + 1, script.ticks as u64);
-        let faults_left = u64::from(self.faults) < (u64::from(script.faults) * t).div_ceil(ticks);
+        let allowed = match script.spread_faults {
+            true => (u64::from(script.faults) * t).div_ceil(ticks),
+            false => u64::from(script.faults),
+        };
+        let faults_left = u64::from(self.faults) < allowed;
         let pace = script.min_operations as u64 * t / (ticks - ticks / 10);
         let behind = (self.submitted as u64) < pace;
         let can_submit = self.submitted < script.max_operations && !serving.is_empty();
@@ -246,7 +251,8 @@ impl Scheduler {
             0..=5 => Outcome::Failed,
             _ => Outcome::Succeeded,
         };
-        let work = 1 + rng.below(3) as u8;
+        // Two to four steps of work between entry and completion.
+        let work = 2 + rng.below(3) as u8;
         self.world.submit(server, cluster, request, outcome, work);
         self.submitted += 1;
     }

@@ -20,14 +20,14 @@ pub enum Mode {
 }
 
 /// A fenced rule dropped: the write expects the row's current version instead of the token
-/// the rule gave it.
+/// the rule gave it (the token is what proves an operation still owns the cluster).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mutant {
     /// A completion drops its owner check (the token its entry left).
     UnownedCompletion,
-    /// A completion that releases the cluster without a state change (after a proceed, or a
-    /// scale of a never-started cluster) drops its owner check.
-    UnownedRelease,
+    /// The completion of a proceed (a start of an Alert cluster, a destroy of a Destroying one),
+    /// which releases the cluster without a state change, drops its owner check.
+    UnownedProceedRelease,
     /// A recovery drops its version check (the token the scanner read).
     UnversionedRecovery,
 }
@@ -62,8 +62,9 @@ impl Mode {
     pub fn mutate(self, kind: WriteKind, write: Write, current: Token) -> Write {
         let mutated = match (self, kind) {
             (Mode::FencedMutant(Mutant::UnownedCompletion), WriteKind::Completion) => true,
-            (Mode::FencedMutant(Mutant::UnownedRelease), WriteKind::Completion) => {
-                write.event.is_none()
+            (Mode::FencedMutant(Mutant::UnownedProceedRelease), WriteKind::Completion) => {
+                // A scale of a never-started cluster releases Created the same way: not a proceed.
+                write.event.is_none() && write.expected.state != cks_state::State::Created
             }
             (Mode::FencedMutant(Mutant::UnversionedRecovery), WriteKind::Recovery) => true,
             _ => false,

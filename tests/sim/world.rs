@@ -197,7 +197,8 @@ impl World {
         });
     }
 
-    pub fn finish(mut self) -> SeedReport {
+    /// The run's report: it submitted `operations`, `faults` struck.
+    pub fn finish(mut self, operations: usize, faults: u32) -> SeedReport {
         let illegal = self.sh.db.illegal_writes;
         self.sh.oracle.illegal(illegal);
         for (i, c) in self.sh.db.clusters.iter().enumerate() {
@@ -213,8 +214,8 @@ impl World {
         }
         SeedReport {
             counts: self.sh.oracle.counts,
-            operations: 0,
-            faults: 0,
+            operations,
+            faults,
             hash: self.sh.trace.hash(),
             coverage: self.sh.oracle.coverage,
             lines: self.sh.trace.into_lines(),

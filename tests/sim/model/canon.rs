@@ -226,9 +226,9 @@ fn renumber_ids(world: &mut World) {
     world.sh.db.next_job_id = jobs.len() as u64 + 1;
 }
 
-/// Words in, 128 bits out: `h = (h ^ word) * K` is a bijection of `h` for every word, so two
-/// encodings of the same length collide only if they are equal (the derived `Hash` writes
-/// lengths and discriminants); encodings of different lengths collide by chance, 2^-128.
+/// Words in, 128 bits out: `h = (h ^ word) * K`, a bijection of `h` for every word, so two
+/// encodings that differ in one word never collide; any other pair collides by chance, with odds
+/// near 2^-128 per pair (the derived `Hash` writes lengths and discriminants).
 struct Fingerprint(u128);
 
 const K: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;

@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::canon::{canonicalize, symmetries};
 use super::config::Config;
 use super::moves::{apply, enabled, Move, Used};
+use crate::sim::db::fence_text;
 use crate::sim::oracle::Violation;
 use crate::sim::shared::Mode;
 use crate::sim::world::World;
@@ -20,6 +21,7 @@ pub struct Report {
     /// Transitions that showed a violation (one per kind they showed).
     pub violations: u64,
     pub exhausted: bool,
+    /// Moves from a start to the farthest state (the longest of the shortest paths).
     pub depth: usize,
     /// The shortest counterexample of each kind found.
     pub shortest: Vec<Counterexample>,
@@ -133,6 +135,9 @@ pub fn check(config: &Config, mode: Mode, threads: usize) -> Report {
     while !frontier.is_empty() && !truncated {
         let mut next = Vec::new();
         for batches in frontier.chunks(BATCH * threads) {
+            if truncated {
+                break;
+            }
             let children: Vec<Vec<Child>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = batches
                     .chunks(BATCH)
@@ -153,13 +158,14 @@ pub fn check(config: &Config, mode: Mode, threads: usize) -> Report {
                         first[v as usize].get_or_insert((child.parent, child.mv));
                     }
                 }
-                if !seen.insert(child.fp) {
+                if seen.contains(&child.fp) {
                     continue;
                 }
-                if seen.len() > config.max_states {
+                if seen.len() == config.max_states {
                     truncated = true;
                     break;
                 }
+                seen.insert(child.fp);
                 nodes.push(Node {
                     parent: child.parent,
                     mv: child.mv,
@@ -171,8 +177,10 @@ pub fn check(config: &Config, mode: Mode, threads: usize) -> Report {
         if std::env::var_os("CKS_MODEL_LEVELS").is_some() {
             eprintln!("depth {depth}: {} new, {} seen", next.len(), seen.len());
         }
+        if !next.is_empty() {
+            depth += 1;
+        }
         frontier = next;
-        depth += 1;
     }
     let shortest = Violation::ALL
         .iter()
@@ -217,7 +225,11 @@ fn replay(
     // to_canonical[i]: the index in the representative of the running world's server i.
     let mut to_canonical = space.symmetries[usize::from(root.symmetry)].clone();
     let mut lines = vec![start_line(&world)];
-    let mut used = Used::default();
+    // The path as the search took it, from representative to representative: at every move the
+    // running world's representative must be the search's.
+    let mut searched = world.clone();
+    space.canonicalize(&mut searched, &Used::default());
+    let (mut used, mut searched_used) = (Used::default(), Used::default());
     let mut kinds = 0;
     for &(mv, symmetry) in &path {
         let natural = mv.map_servers(|s| {
@@ -232,6 +244,13 @@ fn replay(
         if let Some(symmetry) = symmetry {
             let p = &space.symmetries[usize::from(symmetry)];
             to_canonical = to_canonical.iter().map(|&c| p[c]).collect();
+            apply(&mut searched, &mut searched_used, config, mv);
+            let (fp, _) = space.canonicalize(&mut searched, &searched_used);
+            let (running, _) = space.canonicalize(&mut world.clone(), &used);
+            assert_eq!(
+                fp, running,
+                "the replayed path left the searched one: the canonical form merged states it must not"
+            );
         }
     }
     assert!(
@@ -247,19 +266,9 @@ fn replay(
 }
 
 fn start_line(world: &World) -> String {
-    let clusters: Vec<String> = world
-        .sh
-        .db
-        .clusters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| match c.owner {
-            Some(o) => format!(
-                "c{i} {} v{} held by ms{}/{}",
-                c.state, c.version, o.msid, o.runid
-            ),
-            None => format!("c{i} {} v{}", c.state, c.version),
-        })
+    let fenced = world.sh.mode.is_fenced();
+    let clusters: Vec<String> = (0..world.sh.db.clusters.len())
+        .map(|i| format!("c{i} {}", fence_text(&world.sh.db.fence(i), fenced)))
         .collect();
     let servers: Vec<String> = world
         .sh
