@@ -98,6 +98,13 @@ pub struct MsHostRow {
     pub last_update: u64,
 }
 
+impl MsHostRow {
+    /// Whether a peer's check marks this server Down now: Up, silent past the threshold.
+    pub fn peers_mark_down(&self, now: u64) -> bool {
+        !self.down && now - self.last_update > super::faults::HEARTBEAT_GONE_SECS
+    }
+}
+
 #[derive(Clone)]
 pub struct Database {
     pub profile: Profile,

@@ -73,7 +73,7 @@ impl World {
         let now = self.sh.db.now;
         for i in 0..self.sh.db.mshost.len() {
             let row = &mut self.sh.db.mshost[i];
-            if !row.down && now - row.last_update > HEARTBEAT_GONE_SECS {
+            if row.peers_mark_down(now) {
                 row.down = true;
                 let msid = row.msid;
                 self.sh.db.fail_jobs_of(msid);

@@ -176,11 +176,7 @@ pub fn enabled(world: &World, used: &Used, config: &Config, out: &mut Vec<Move>)
     }
     // Moves that would change nothing are left out: they lead back to the same state.
     let db = &world.sh.db;
-    let stale = |age: u64| age > HEARTBEAT_GONE_SECS;
-    let unmarked = db
-        .mshost
-        .iter()
-        .any(|h| !h.down && stale(db.now - h.last_update));
+    let unmarked = db.mshost.iter().any(|h| h.peers_mark_down(db.now));
     if servers.iter().any(|s| s.serves()) && unmarked {
         out.push(Move::PeerCheck);
     }
