@@ -222,19 +222,21 @@ fn long_scripts_fenced_shows_no_window_and_compat_its_windows() {
 }
 
 /// What the random simulation's budget in `make test` (100,000 short seeds, 500 long ones) finds of
-/// fenced rules mutated: it must catch a completion or a recovery without its token check. Of a
-/// proceed's release without it, it prints what it finds (a million short seeds show it twice,
-/// docs/model-check.md); the model checker finds it in every run (tests/model_check.rs).
+/// fenced rules mutated. It must catch a completion or a recovery without its token check. It
+/// misses the release that ends a start of an Alert cluster without its owner check, which the
+/// model checker finds in every run (tests/model_check.rs): that is the model checker's own check.
+/// `CKS_SIM_MUTANT_SEEDS` runs more short seeds (a million show that one once, docs/model-check.md).
 #[test]
 fn random_seeds_and_the_mutants() {
-    for (mutant, must_catch) in [
+    let short_seeds = seeds("CKS_SIM_MUTANT_SEEDS", FENCED_SEEDS);
+    for (mutant, random_catches) in [
         (Mutant::UnownedCompletion, true),
         (Mutant::UnversionedRecovery, true),
-        (Mutant::UnownedProceedRelease, false),
+        (Mutant::UnownedStartRelease, false),
     ] {
         let mode = Mode::FencedMutant(mutant);
         let started = Instant::now();
-        let short = sweep(mode, seeds("CKS_SIM_MUTANT_SEEDS", FENCED_SEEDS));
+        let short = sweep(mode, short_seeds);
         print(mode, &short, started);
         let started = Instant::now();
         let long = sweep_scripts(mode, LONG, LONG_SEEDS);
@@ -243,7 +245,15 @@ fn random_seeds_and_the_mutants() {
             .iter()
             .any(|t| t.first_seed.iter().any(Option::is_some));
         eprintln!("{mutant:?}: caught by the random budget: {shown}");
-        assert!(shown || !must_catch, "{mutant:?} not caught");
+        if random_catches {
+            assert!(shown, "{mutant:?} not caught");
+        } else if short_seeds == FENCED_SEEDS {
+            assert!(
+                !shown,
+                "the random budget of make test now catches {mutant:?}: the model checker's own \
+                 check needs a mutant it misses (docs/model-check.md)"
+            );
+        }
     }
 }
 

@@ -38,8 +38,8 @@ fn mode_name(mode: Mode) -> &'static str {
         Mode::Fenced => "fenced",
         Mode::FencedStateOnlyCas => "fenced-state-only-cas",
         Mode::FencedMutant(Mutant::UnownedCompletion) => "fenced-completion-without-owner-check",
-        Mode::FencedMutant(Mutant::UnownedProceedRelease) => {
-            "fenced-proceed-release-without-owner-check"
+        Mode::FencedMutant(Mutant::UnownedStartRelease) => {
+            "fenced-start-release-without-owner-check"
         }
         Mode::FencedMutant(Mutant::UnversionedRecovery) => "fenced-recovery-without-version-check",
     }
@@ -234,16 +234,17 @@ fn catches(config: &Config, mutant: Mutant) -> usize {
     zombie.moves
 }
 
-/// A proceed's releasing completion (after a start of an Alert cluster) that drops its owner
-/// check: one random short seed in 500,000 shows it (docs/model-check.md); the search, every run.
+/// The release that ends a start of an Alert cluster, without its owner check: the random budget
+/// of `make test` misses it (`tests/deterministic_sim.rs` keeps that), the search finds it in
+/// every run.
 #[test]
-fn the_search_catches_a_proceed_release_without_owner_check() {
+fn the_search_catches_a_start_release_without_owner_check() {
     let config = paused(
         "2 servers x 1 cluster x 2 starts of an Alert cluster, 1 pause past the heartbeat lease",
         &[State::Alert],
         &[START],
     );
-    catches(&config, Mutant::UnownedProceedRelease);
+    assert_eq!(catches(&config, Mutant::UnownedStartRelease), 16);
 }
 
 /// Any completion without its owner check (here after an upgrade).

@@ -25,9 +25,9 @@ pub enum Mode {
 pub enum Mutant {
     /// A completion drops its owner check (the token its entry left).
     UnownedCompletion,
-    /// The completion of a proceed (a start of an Alert cluster, a destroy of a Destroying one),
-    /// which releases the cluster without a state change, drops its owner check.
-    UnownedProceedRelease,
+    /// A start of an Alert cluster proceeds: it takes the cluster without a state change and
+    /// releases it at its end. That release drops its owner check.
+    UnownedStartRelease,
     /// A recovery drops its version check (the token the scanner read).
     UnversionedRecovery,
 }
@@ -62,9 +62,9 @@ impl Mode {
     pub fn mutate(self, kind: WriteKind, write: Write, current: Token) -> Write {
         let mutated = match (self, kind) {
             (Mode::FencedMutant(Mutant::UnownedCompletion), WriteKind::Completion) => true,
-            (Mode::FencedMutant(Mutant::UnownedProceedRelease), WriteKind::Completion) => {
-                // A scale of a never-started cluster releases Created the same way: not a proceed.
-                write.event.is_none() && write.expected.state != cks_state::State::Created
+            (Mode::FencedMutant(Mutant::UnownedStartRelease), WriteKind::Completion) => {
+                // Only a start takes an Alert cluster without moving it.
+                write.event.is_none() && write.expected.state == cks_state::State::Alert
             }
             (Mode::FencedMutant(Mutant::UnversionedRecovery), WriteKind::Recovery) => true,
             _ => false,
