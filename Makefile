@@ -30,10 +30,12 @@ rust-test:
 	cargo clippy --all-targets --features test-hooks -- -D warnings
 	cargo test --quiet
 
-# JUnit through the real library under -Xcheck:jni, against H2 and a throwaway MariaDB server (the
-# process simulation also starts and stops a throwaway 3-node Galera cluster, scripts/galera.sh).
+# JUnit through the real library under -Xcheck:jni, against H2 and CloudStack's own database
+# (built from CloudStack's SQL by scripts/cloudstack-db.sh, cached) on a throwaway MariaDB server
+# (the process simulation also starts and stops a throwaway 3-node Galera cluster, scripts/galera.sh).
 java-test:
 	scripts/mariadb.sh start
+	scripts/cloudstack-db.sh load
 	scripts/galera.sh install
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 
@@ -30,33 +30,26 @@ enum ExampleDatabase {
         return () -> DriverManager.getConnection(url());
     }
 
-    /** The CloudStack tables, compat schema, no rows. */
+    /** CloudStack's tables (H2: the stand-in; MariaDB: CloudStack's own database), compat schema, no rows of the kit. */
     void reset() throws SQLException {
         try (Connection c = connections().open(); Statement st = c.createStatement()) {
-            CloudStackSchema.create(c);
+            if (this == H2) {
+                CloudStackSchema.createStandIn(c);
+            }
             CloudStackSchema.createHistory(c);
             CloudStackSchema.migrateDown(c);
             st.execute("DELETE FROM cks_state_history");
-            for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
-                st.execute("DELETE FROM " + table);
-            }
+            CloudStackRows.reset(c);
         }
     }
 
+    /** The kit that writes CloudStack's rows here. */
+    CloudStackRows rows() {
+        return new CloudStackRows(connections());
+    }
+
     long cluster(String state) throws SQLException {
-        try (Connection c = connections().open(); PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster"
-                + " (uuid, name, state, created, cluster_type) VALUES (?, ?, ?, NOW(), 'CloudManaged')",
-                Statement.RETURN_GENERATED_KEYS)) {
-            String name = "example-" + System.nanoTime();
-            ps.setString(1, name);
-            ps.setString(2, name);
-            ps.setString(3, state);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                return keys.getLong(1);
-            }
-        }
+        return rows().cluster(state).name("example-" + System.nanoTime()).insert();
     }
 
     String state(long id) throws SQLException {

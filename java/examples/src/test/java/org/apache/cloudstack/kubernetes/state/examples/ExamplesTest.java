@@ -42,7 +42,7 @@ class ExamplesTest {
         PluginStart plugin = new PluginStart();
         assertEquals(State.Scaling, plugin.machine().nextState(State.Running, Event.ScaleUpRequested));
         ManagementServerNode.useId(7001);
-        db.execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (7001, 33, 'ms-1', 'Up', NOW())");
+        db.rows().mshost(7001, "Up", 33);
         try (Connection c = db.connections().open()) {
             assertEquals(Owner.of(7001, 33), PluginStart.thisServer(c));
         }
@@ -135,7 +135,7 @@ class ExamplesTest {
             CloudStackSchema.migrateUp(c);
         }
         try {
-            db.execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (7001, 33, 'ms-1', 'Up', NOW())");
+            db.rows().mshost(7001, "Up", 33);
             long id = db.cluster("Running");
             FencedPlugin.Run run = new FencedPlugin().upgrade(db.connections(), "fenced", 7001, 33, 900, id, () -> true,
                     () -> 33);

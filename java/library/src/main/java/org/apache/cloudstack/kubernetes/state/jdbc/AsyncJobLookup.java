@@ -20,15 +20,17 @@ import java.util.Set;
  * {@value #UUID_CHUNK} such jobs). Removed (soft-deleted) job rows are included, as are removed
  * clusters when resolving a uuid.
  *
- * <p>Which jobs: {@code instance_type = 'KubernetesCluster'}; and, going beyond upstream to be safe
- * with servers that record no resource type at all, jobs with a NULL {@code instance_type} whose
- * {@code job_cmd} is a class of the CKS cluster command package ({@code ...kubernetes.cluster...Cmd}).
+ * <p>Which jobs: those whose {@code job_cmd} is one of the {@link ClusterCommands}, whatever
+ * {@code instance_type} says: CloudStack 4.14 to 4.19.0 write {@code 'None'} there for the CKS
+ * commands, 4.19.1 and later {@code 'KubernetesCluster'}, a command without a resource type NULL.
  *
- * <p>The cluster of a job: {@code instance_id} when set; else the top-level {@code "id"} uuid of
- * {@code job_cmd_info} looked up in {@code kubernetes_cluster.uuid} (older servers write NULL
- * there: we recover those clusters instead of waiting; uuids compare case-insensitively, as in
- * MySQL's default collation); else unknown ({@link #UNKNOWN_CLUSTER}),
- * which makes the scanner wait. Malformed {@code job_cmd_info} only makes a job unknown.
+ * <p>The cluster of a job: {@code instance_id} when set (create, delete, add and remove nodes
+ * always; start, stop, scale and upgrade since the upstream change); else the top-level
+ * {@code "id"} of {@code job_cmd_info}, the cluster's uuid as the API call gave it, looked up in
+ * {@code kubernetes_cluster.uuid} (uuids compare case-insensitively, as in MySQL's default
+ * collation; a numeric {@code "id"} is a create command's database id, and then its
+ * {@code "uuid"} member is used); else unknown ({@link #UNKNOWN_CLUSTER}), which makes the scanner
+ * wait. Malformed {@code job_cmd_info} only makes a job unknown.
  */
 public final class AsyncJobLookup {
     /** The cluster id reported for a job whose cluster cannot be determined. */
@@ -38,15 +40,19 @@ public final class AsyncJobLookup {
 
     /** job_status of a job still in progress. */
     public static final int IN_PROGRESS = 0;
-    /** instance_type of the CKS cluster commands. */
+    /** instance_type of the CKS cluster commands since CloudStack 4.19.1. */
     public static final String INSTANCE_TYPE = "KubernetesCluster";
 
-    /** The jobs that act on Kubernetes clusters (see the class comment). */
-    private static final String CLUSTER_JOB = "(instance_type = '" + INSTANCE_TYPE + "'"
-            + " OR (instance_type IS NULL AND job_cmd LIKE '%.kubernetes.cluster.%Cmd'))";
+    /**
+     * The jobs that act on Kubernetes clusters (see the class comment). The instance_type test
+     * admits every value CloudStack writes for them, and lets CloudStack's index
+     * {@code i_async_job__instance_type__job_status} (4.20.1+) read only the IN_PROGRESS ones.
+     */
+    private static final String CLUSTER_JOB = "(instance_type IS NULL OR instance_type IN ('" + INSTANCE_TYPE
+            + "', 'None')) AND " + ClusterCommands.JOB_CMD_IN;
 
     static final String JOBS_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
-            + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + CLUSTER_JOB;
+            + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + CLUSTER_JOB + " ORDER BY id";
 
     /** Jobs of any status that may name one cluster; {@link #names} decides (the LIKE only narrows). */
     private static final String NAMING_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"

@@ -17,30 +17,34 @@ import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 
 /**
- * The DDL of the CloudStack tables cks-state uses ({@code cloudstack-schema.sql}: kubernetes_cluster,
- * kubernetes_cluster_vm_map, vm_instance, async_job, mshost, configuration) and of its own optional history table
- * ({@code state-history.sql}: cks_state_history). The same files run on MariaDB / MySQL and on H2
- * in MySQL mode ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). Every statement is
+ * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's
+ * ({@code cloudstack-standin.sql}: kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
+ * async_job, mshost, configuration, with CloudStack 4.22's names and types of the columns they
+ * have, and no foreign keys): H2, embedded, and the simulator's own scratch databases. A real
+ * deployment, and the MariaDB tests ({@code scripts/cloudstack-db.sh}), have CloudStack's own.
+ * Also the DDL of cks-state's own optional history table ({@code state-history.sql}:
+ * cks_state_history). The same files run on MariaDB / MySQL and on H2 in MySQL mode
+ * ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). Every statement is
  * {@code CREATE TABLE IF NOT EXISTS}: running it twice is harmless. The fenced mode's columns come
  * and go with {@link #migrateUp} / {@link #migrateDown} ({@code fenced-up.sql} + the dialect's
  * trigger, {@code fenced-down.sql}); {@link #requireMode} checks a mode against the schema.
  */
 public final class CloudStackSchema {
-    /** Class-path resource of the CloudStack subset. */
-    public static final String CLOUDSTACK_RESOURCE = "cloudstack-schema.sql";
+    /** Class-path resource of the stand-in of CloudStack's tables. */
+    public static final String STANDIN_RESOURCE = "cloudstack-standin.sql";
     /** Class-path resource of cks_state_history. */
     public static final String HISTORY_RESOURCE = "state-history.sql";
 
-    /** The CloudStack tables, children first (an order that deletes without foreign key errors). */
-    public static final List<String> CLOUDSTACK_TABLES = List.of("kubernetes_cluster_vm_map", "vm_instance",
+    /** The stand-in's tables, children first (an order that deletes without foreign key errors). */
+    public static final List<String> STANDIN_TABLES = List.of("kubernetes_cluster_vm_map", "vm_instance",
             "async_job", "mshost", "kubernetes_cluster", "configuration");
 
     private CloudStackSchema() {
     }
 
-    /** Creates the CloudStack subset on this connection. */
-    public static void create(Connection connection) throws SQLException {
-        run(connection, statements(CLOUDSTACK_RESOURCE));
+    /** Creates the stand-in of CloudStack's tables on this connection (never on CloudStack's own database). */
+    public static void createStandIn(Connection connection) throws SQLException {
+        run(connection, statements(STANDIN_RESOURCE));
     }
 
     /** Creates cks_state_history on this connection (only needed when the DAO records history). */

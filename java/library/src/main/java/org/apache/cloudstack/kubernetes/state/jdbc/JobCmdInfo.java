@@ -19,14 +19,30 @@ public final class JobCmdInfo {
         this.text = text;
     }
 
-    /** The cluster uuid of a CKS cluster command: the top-level string member "id", or null. */
+    /**
+     * The cluster uuid of a CKS cluster command: the top-level string member "id", or, when that is
+     * a number (a create command's database id, {@code ApiServer.queueCommand}), the member "uuid";
+     * null when neither gives one.
+     */
     public static String clusterUuid(String jobCmdInfo) {
-        String value = topLevelString(jobCmdInfo, "id");
+        String id = uuidShaped(topLevelString(jobCmdInfo, "id"));
+        if (id != null && !isDigits(id)) {
+            return id;
+        }
+        String uuid = uuidShaped(topLevelString(jobCmdInfo, "uuid"));
+        return id != null && uuid != null && !isDigits(uuid) ? uuid : null;
+    }
+
+    private static String uuidShaped(String value) {
         if (value == null) {
             return null;
         }
-        value = value.strip();
-        return value.isEmpty() || value.length() > MAX_UUID_LENGTH ? null : value;
+        String v = value.strip();
+        return v.isEmpty() || v.length() > MAX_UUID_LENGTH ? null : v;
+    }
+
+    private static boolean isDigits(String s) {
+        return s.chars().allMatch(ch -> ch >= '0' && ch <= '9');
     }
 
     /**

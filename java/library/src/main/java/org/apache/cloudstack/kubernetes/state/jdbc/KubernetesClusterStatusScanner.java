@@ -50,8 +50,11 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     /** The scanner only handles clusters of this type. */
     public static final String CLOUD_MANAGED = "CloudManaged";
-    static final String HOSTS_SQL = "SELECT msid, runid, CASE WHEN removed IS NOT NULL THEN 'Down' ELSE state END,"
-            + " TIMESTAMPDIFF(SECOND, last_update, NOW()) FROM mshost";
+    /** The mshost rows, a heartbeat's age in CloudStack's time base ({@link DatabaseClock}). */
+    static String hostsSql(Connection c) throws SQLException {
+        return "SELECT msid, runid, CASE WHEN removed IS NOT NULL THEN 'Down' ELSE state END,"
+                + " TIMESTAMPDIFF(SECOND, last_update, " + DatabaseClock.utcNow(c) + ") FROM mshost";
+    }
 
     private final KubernetesClusterStateDao<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
@@ -227,7 +230,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
 
     private static List<MsHost> hosts(Connection c) throws SQLException {
         List<MsHost> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(HOSTS_SQL); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(hostsSql(c)); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 long age = rs.getLong(4);
                 // No heartbeat ever recorded proves nothing: count it as fresh.

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
@@ -48,13 +47,13 @@ class AsyncJobLookupTest {
         long byUuid = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b))).insert();
         long byUuidOfRemoved = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(gone))).insert();
         long idWins = f.job().instance(a).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b))).insert();
-        long noType = f.job().type(null).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
+        long noType = f.job().instanceType(null).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
         // An older server's uuid in upper case: the same cluster on every database, as in MySQL's collation.
         long upperCase = f.job().cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(b).toUpperCase(java.util.Locale.ROOT))).insert();
         long unknown = f.job().cmd(START_CMD).cmdInfo("{\"id\":\"" + UUID.randomUUID() + "\"}").insert();
         // Not cluster jobs, or not in progress.
-        f.job().type("VirtualMachine").instance(a).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
-        f.job().type(null).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
+        f.job().instanceType("VirtualMachine").instance(a).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
+        f.job().instanceType(null).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").cmdInfo(Fixtures.cmdInfo(f.uuid(a))).insert();
         f.job().status(1).instance(a).insert();
         f.job().status(2).cmd(START_CMD).cmdInfo(Fixtures.cmdInfo(f.uuid(a))).removed(true).insert();
         f.job().status(3).instance(b).cmd(START_CMD).insert();
@@ -85,6 +84,51 @@ class AsyncJobLookupTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} every job shape CloudStack writes names its cluster, whatever instance_type says")
+    @MethodSource("dbs")
+    void everyJobShapeNamesItsCluster(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        CloudStackRows rows = f.rows();
+        Map<Long, AsyncJobLookup.ClusterJob> expected = new HashMap<>();
+        Map<Long, Long> clusterOfJob = new HashMap<>();
+        for (JobShape shape : JobShape.values()) {
+            for (String cmd : ClusterCommands.ALL) {
+                long cluster = f.cluster(State.Scaling);
+                long job = rows.job().shape(shape).cmd(cmd).cluster(cluster, f.uuid(cluster)).insert();
+                boolean byId = shape.instanceId(cmd, cluster) != null;
+                expected.put(job, new AsyncJobLookup.ClusterJob(job, cluster,
+                        byId ? AsyncJobLookup.Source.INSTANCE_ID : AsyncJobLookup.Source.CMD_INFO_UUID));
+                clusterOfJob.put(job, cluster);
+            }
+        }
+        // A command that reports no resource type at all (instance_type NULL) counts the same.
+        long untyped = f.cluster(State.Upgrading);
+        long untypedJob = rows.job().cmd(ClusterCommands.UPGRADE).instanceType(null).cluster(untyped, f.uuid(untyped)).insert();
+        expected.put(untypedJob, new AsyncJobLookup.ClusterJob(untypedJob, untyped, AsyncJobLookup.Source.CMD_INFO_UUID));
+        clusterOfJob.put(untypedJob, untyped);
+        // A create whose instance_id is missing: its numeric "id" is no uuid, its "uuid" member is.
+        long created = f.cluster(State.Starting);
+        long createJob = rows.job().cmd(ClusterCommands.CREATE).instance(null).cluster(created, f.uuid(created)).insert();
+        expected.put(createJob, new AsyncJobLookup.ClusterJob(createJob, created, AsyncJobLookup.Source.CMD_INFO_UUID));
+        clusterOfJob.put(createJob, created);
+        // Not cluster jobs, with a cluster's uuid as their "id" and the old 'None' resource type.
+        rows.job().cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").instanceType("None")
+                .cmdInfo(Fixtures.cmdInfo(f.uuid(untyped))).insert();
+        rows.job().cmd("org.apache.cloudstack.api.command.admin.kubernetes.version.AddKubernetesSupportedVersionCmd")
+                .instanceType("None").cmdInfo(Fixtures.cmdInfo(f.uuid(untyped))).insert();
+
+        Map<Long, AsyncJobLookup.ClusterJob> found = new HashMap<>();
+        lookup(db, new StatementCounter(db.source())).jobs().forEach(j -> found.put(j.jobId(), j));
+        assertEquals(expected, found);
+        try (Connection c = db.connect()) {
+            for (Map.Entry<Long, Long> e : clusterOfJob.entrySet()) {
+                assertEquals(List.of(e.getKey()), new AsyncJobLookup().jobsNaming(c, e.getValue(), f.uuid(e.getValue()), 10),
+                        "explain's jobs of cluster " + e.getValue());
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} no uuid to resolve: a single statement")
     @MethodSource("dbs")
     void singleStatementWithoutUuids(Databases.Db db) throws SQLException {
@@ -107,24 +151,15 @@ class AsyncJobLookupTest {
     void manyUuidOnlyJobs(Databases.Db db) throws SQLException {
         db.reset();
         int n = 700;
+        java.util.Set<Long> clusters = new java.util.HashSet<>();
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            try (PreparedStatement cl = c.prepareStatement(
-                    "INSERT INTO kubernetes_cluster (id, uuid, name, state, created) VALUES (?, ?, ?, 'Scaling', CURRENT_TIMESTAMP)");
-                    PreparedStatement job = c.prepareStatement("INSERT INTO async_job (job_status, instance_type,"
-                            + " job_cmd, job_cmd_info) VALUES (0, 'KubernetesCluster', ?, ?)")) {
-                for (int i = 1; i <= n; i++) {
-                    String uuid = UUID.randomUUID().toString();
-                    cl.setLong(1, 100_000 + i);
-                    cl.setString(2, uuid);
-                    cl.setString(3, "c" + i);
-                    cl.addBatch();
-                    job.setString(1, Fixtures.SCALE_CMD);
-                    job.setString(2, Fixtures.cmdInfo(uuid));
-                    job.addBatch();
-                }
-                cl.executeBatch();
-                job.executeBatch();
+            CloudStackRows rows = CloudStackRows.on(c);
+            for (int i = 1; i <= n; i++) {
+                String uuid = UUID.randomUUID().toString();
+                long id = rows.cluster("Scaling").uuid(uuid).insert();
+                clusters.add(id);
+                rows.job().shape(JobShape.CURRENT).cluster(id, uuid).insert();
             }
             c.commit();
         }
@@ -133,6 +168,6 @@ class AsyncJobLookupTest {
         assertEquals(n, jobs.jobs().size());
         assertFalse(anyUnknown(jobs));
         assertEquals(1 + 2, counter.count(), "jobs + ceil(700 / 500) uuid queries");
-        assertEquals(n, java.util.Arrays.stream(jobs.clusterIds()).filter(id -> id > 100_000).distinct().count());
+        assertEquals(clusters, java.util.Arrays.stream(jobs.clusterIds()).boxed().collect(java.util.stream.Collectors.toSet()));
     }
 }

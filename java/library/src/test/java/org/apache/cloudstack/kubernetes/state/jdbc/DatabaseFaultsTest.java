@@ -209,8 +209,8 @@ class DatabaseFaultsTest {
     @ParameterizedTest(name = "{0} deadlock between the scanner's CAS and another transaction: one side loses, the answer matches the row")
     @MethodSource("mariadb")
     void deadlockIsALostRaceOrAHitThatMatchesTheRow(Databases.Db db) throws Exception {
-        // InnoDB rolls back the lighter transaction: first the other one, then (once it has
-        // modified a row before the cycle) the scanner's, whose CAS is then a lost race.
+        // InnoDB rolls back the lighter transaction: the other one when the scanner's connection
+        // has modified a row before the cycle, the scanner's when the other has (a lost race).
         assertTrue(deadlock(db, false), "the scanner's CAS survives a lighter victim");
         assertFalse(deadlock(db, true), "the scanner's CAS is the victim: a lost race");
     }
@@ -228,10 +228,12 @@ class DatabaseFaultsTest {
         Object other;
         // The scanner's connection (one per pass) already holds B, as after an earlier step of its pass.
         try (Connection scanner = lockRow(db, b); Connection tx = lockRow(db, a)) {
-            try (Statement st = tx.createStatement()) {
+            try (Statement st = tx.createStatement(); Statement sc = scanner.createStatement()) {
                 st.execute("SET SESSION innodb_lock_wait_timeout = 20");
                 if (otherModifiesFirst) {
                     st.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = " + a);
+                } else {
+                    sc.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = " + b);
                 }
             }
             // The other transaction (holding A) now wants B: it waits on the scanner.

@@ -11,9 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The databases every DB test runs against: embedded H2 in MySQL mode and a real MariaDB server
- * (JDBC URL from system property {@code cks.mariadb.url}, which Maven sets from
- * {@code -Dmariadb.url}), reached by the MariaDB driver and, as CloudStack's pool reaches it, by
+ * The databases every DB test runs against: embedded H2 in MySQL mode with the stand-in of
+ * CloudStack's tables, and CloudStack's own database built from CloudStack's SQL
+ * ({@code scripts/cloudstack-db.sh load}) on a real MariaDB server (JDBC URL from system property
+ * {@code cks.mariadb.url}, which Maven sets from {@code -Dmariadb.url}), reached by the MariaDB
+ * driver and, as CloudStack's pool reaches it, by
  * MySQL Connector/J with the management server's URL parameters. Each case is one database (and
  * driver) x driver mode x isolation level; its {@code toString()} starts with {@code [h2]},
  * {@code [mariadb]} or {@code [connector-j]} for the display names.
@@ -104,18 +106,22 @@ final class Databases {
             return this::connect;
         }
 
-        /** Creates the schema (once per database) and deletes every row: a clean database. */
+        /**
+         * A clean database: on H2 the stand-in (created once), on MariaDB CloudStack's own database
+         * as {@code scripts/cloudstack-db.sh load} left it; every row the kit wrote deleted
+         * ({@link CloudStackRows#reset}), and cks_state_history emptied.
+         */
         void reset() throws SQLException {
             try (Connection c = connect()) {
                 String key = isMariaDb() ? "mariadb" : url();
                 if (READY.add(key)) {
-                    CloudStackSchema.create(c);
+                    if (!isMariaDb()) {
+                        CloudStackSchema.createStandIn(c);
+                    }
                     CloudStackSchema.createHistory(c);
                 }
+                CloudStackRows.reset(c);
                 try (Statement st = c.createStatement()) {
-                    for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
-                        st.executeUpdate("DELETE FROM " + table);
-                    }
                     st.executeUpdate("DELETE FROM cks_state_history");
                 }
             }

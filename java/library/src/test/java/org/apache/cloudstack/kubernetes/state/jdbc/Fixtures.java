@@ -1,12 +1,9 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
-import java.util.UUID;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
@@ -14,12 +11,13 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
 /**
- * Test setup on CloudStack's tables: rows written directly with SQL (the only writes of
- * {@code state} outside the DAO, as the brief allows for setup), plus a few readers.
+ * Test setup on CloudStack's tables: rows written by the kit ({@link CloudStackRows}), state set
+ * directly with SQL (the only writes of {@code state} outside the DAO, as the brief allows for
+ * setup), plus a few readers.
  */
 final class Fixtures {
     static final ClusterStateMachine<State, Event> MACHINE = ClusterStateMachine.bind(State.class, Event.class);
-    static final String SCALE_CMD = "org.apache.cloudstack.api.command.user.kubernetes.cluster.ScaleKubernetesClusterCmd";
+    static final String SCALE_CMD = ClusterCommands.SCALE;
 
     private final Databases.Db db;
 
@@ -45,28 +43,18 @@ final class Fixtures {
         return new KubernetesClusterStatusScanner<>(dao(mode), () -> me);
     }
 
-    /** A CloudManaged cluster with 1 control node and {@code workers} workers; returns its id. */
+    /** The kit that writes CloudStack's rows on this database. */
+    CloudStackRows rows() {
+        return new CloudStackRows(db.source());
+    }
+
+    /** A CloudManaged cluster with 1 control node and 1 worker; returns its id. */
     long cluster(State state) throws SQLException {
         return cluster(state, "CloudManaged", 1);
     }
 
     long cluster(State state, String clusterType, int workers) throws SQLException {
-        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO kubernetes_cluster (uuid, name, state, created, cluster_type, control_node_count,"
-                        + " node_count) VALUES (?, ?, ?, CURRENT_TIMESTAMP, ?, 1, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-            String uuid = UUID.randomUUID().toString();
-            ps.setString(1, uuid);
-            ps.setString(2, "k8s-" + uuid.substring(0, 8));
-            ps.setString(3, state.name());
-            ps.setString(4, clusterType);
-            ps.setInt(5, workers);
-            ps.executeUpdate();
-            try (ResultSet rs = ps.getGeneratedKeys()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return rows().cluster(state.name()).type(clusterType).nodes(1, workers).insert();
     }
 
     String uuid(long clusterId) throws SQLException {
@@ -89,104 +77,39 @@ final class Fixtures {
     }
 
     /** An async job row to build: IN_PROGRESS, a KubernetesCluster scale, no instance_id, unless set. */
-    Job job() {
-        return new Job();
+    CloudStackRows.Job job() {
+        return rows().job();
     }
 
-    /** One async_job row, built by name instead of by position; {@link #insert()} returns its id. */
-    final class Job {
-        private int status;
-        private String instanceType = "KubernetesCluster";
-        private Long instanceId;
-        private String cmd = SCALE_CMD;
-        private String cmdInfo;
-        private boolean removed;
-
-        Job status(int jobStatus) {
-            this.status = jobStatus;
-            return this;
-        }
-
-        /** instance_type; null = not recorded. */
-        Job type(String type) {
-            this.instanceType = type;
-            return this;
-        }
-
-        /** instance_id; null = not recorded. */
-        Job instance(Long clusterId) {
-            this.instanceId = clusterId;
-            return this;
-        }
-
-        Job cmd(String jobCmd) {
-            this.cmd = jobCmd;
-            return this;
-        }
-
-        Job cmdInfo(String json) {
-            this.cmdInfo = json;
-            return this;
-        }
-
-        /** Soft-deleted, as CloudStack leaves finished jobs. */
-        Job removed(boolean soft) {
-            this.removed = soft;
-            return this;
-        }
-
-        long insert() throws SQLException {
-            try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO async_job (uuid, job_status, instance_type, instance_id, job_cmd, job_cmd_info,"
-                            + " job_init_msid, created, removed) VALUES (?, ?, ?, ?, ?, ?, 345049103441, CURRENT_TIMESTAMP, "
-                            + (removed ? "CURRENT_TIMESTAMP" : "NULL") + ")",
-                    Statement.RETURN_GENERATED_KEYS)) {
-                ps.setString(1, UUID.randomUUID().toString());
-                ps.setInt(2, status);
-                ps.setString(3, instanceType);
-                if (instanceId == null) {
-                    ps.setNull(4, Types.BIGINT);
-                } else {
-                    ps.setLong(4, instanceId);
-                }
-                ps.setString(5, cmd);
-                ps.setString(6, cmdInfo);
-                ps.executeUpdate();
-                try (ResultSet rs = ps.getGeneratedKeys()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
-        }
-    }
-
-    /** An IN_PROGRESS cluster job that records the cluster in instance_id. */
+    /** An IN_PROGRESS cluster job that records the cluster in instance_id (the upstream change's shape). */
     long jobWithInstanceId(long clusterId) throws SQLException {
-        return job().instance(clusterId).cmdInfo(cmdInfo(uuid(clusterId))).insert();
+        return job().shape(JobShape.UPSTREAM).cluster(clusterId, uuid(clusterId)).insert();
     }
 
-    /** An IN_PROGRESS cluster job as an older server writes it: instance_id NULL, uuid in job_cmd_info. */
+    /** An IN_PROGRESS scale as 4.19.1-4.22 write it: instance_id NULL, the uuid in job_cmd_info. */
     long jobWithUuidOnly(long clusterId) throws SQLException {
-        return job().cmdInfo(cmdInfo(uuid(clusterId))).insert();
+        return job().shape(JobShape.CURRENT).cluster(clusterId, uuid(clusterId)).insert();
     }
 
-    /** job_cmd_info as CloudStack writes it (nested ctxDetails JSON inside a string). */
+    /** job_cmd_info of a scale of the cluster with this uuid, as {@code ApiServer.queueCommand} writes it. */
     static String cmdInfo(String uuid) {
-        return "{\"response\":\"json\",\"ctxDetails\":\"{\\\"interface com.cloud.kubernetes.cluster.KubernetesCluster\\\":"
-                + "\\\"" + UUID.randomUUID() + "\\\"}\",\"size\":\"3\",\"id\":\"" + uuid + "\","
-                + "\"cmdEventType\":\"KUBERNETES.CLUSTER.SCALE\",\"ctxUserId\":\"2\",\"httpmethod\":\"POST\"}";
+        return JobShape.cmdInfo(SCALE_CMD, 0L, uuid);
     }
 
-    /** A VM mapped to the cluster. */
+    /** A VM mapped to the cluster, a control or a worker node. */
     void vm(long clusterId, long vmId, String state, boolean control) throws SQLException {
-        update("INSERT INTO vm_instance (id, name, uuid, instance_name, state) VALUES (" + vmId + ", 'vm-" + vmId + "', '"
-                + UUID.randomUUID() + "', 'i-2-" + vmId + "-VM', '" + state + "')");
-        update("INSERT INTO kubernetes_cluster_vm_map (cluster_id, vm_id, control_node) VALUES (" + clusterId + ", "
-                + vmId + ", " + (control ? 1 : 0) + ")");
+        rows().vm(clusterId, vmId, state, control ? CloudStackRows.NodeRole.CONTROL : CloudStackRows.NodeRole.WORKER);
     }
 
     void setVmState(long vmId, String state) throws SQLException {
         update("UPDATE vm_instance SET state = '" + state + "' WHERE id = " + vmId);
+    }
+
+    /** The SQL of "now" in CloudStack's time base on this database. */
+    String now() throws SQLException {
+        try (Connection c = db.connect()) {
+            return DatabaseClock.utcNow(c);
+        }
     }
 
     long count(String sql) throws SQLException {

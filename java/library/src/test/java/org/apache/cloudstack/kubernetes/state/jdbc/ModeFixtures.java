@@ -65,13 +65,13 @@ final class ModeFixtures {
 
     /** An mshost row with a heartbeat now (database time). */
     static void host(Fixtures f, long msid, long runid, String state) throws SQLException {
-        f.update("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (" + msid + ", " + runid
-                + ", 'ms-" + msid + "', '" + state + "', NOW())");
+        f.rows().mshost(msid).runid(runid).state(state).insert();
     }
 
     /** What CloudStack does when a server starts again: new runid, its IN_PROGRESS jobs FAILED. */
     static void restart(Fixtures f, long msid, long newRunid) throws SQLException {
-        f.update("UPDATE mshost SET runid = " + newRunid + ", state = 'Up', last_update = NOW() WHERE msid = " + msid);
+        f.update("UPDATE mshost SET runid = " + newRunid + ", state = 'Up', last_update = " + f.now() + " WHERE msid = "
+                + msid);
         f.update("UPDATE async_job SET job_status = 2, job_result_code = 530 WHERE job_status = 0 AND job_init_msid = "
                 + msid);
     }

@@ -37,10 +37,8 @@ class PrimaryKeysTest {
         db.reset();
         List<String> missing = new ArrayList<>();
         try (Connection c = db.connect()) {
-            CloudStackSchema.create(c);
-            CloudStackSchema.createHistory(c);
             CloudStackSchema.migrateUp(c);
-            List<String> tables = new ArrayList<>(CloudStackSchema.CLOUDSTACK_TABLES);
+            List<String> tables = new ArrayList<>(CloudStackSchema.STANDIN_TABLES);
             tables.add("cks_state_history");
             for (String table : tables) {
                 if (!hasPrimaryKey(c, table)) {

@@ -57,7 +57,7 @@ class StatusScannerTest {
         long removed = f.cluster(State.Stopping);
         f.remove(removed);
         long external = f.cluster(State.Scaling, "ExternalManaged", 1);
-        f.job().type("VirtualMachine").instance(orphanScaling).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
+        f.job().instanceType("VirtualMachine").instance(orphanScaling).cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").insert();
 
         StatementCounter counter = new StatementCounter(db.source());
         RecoveryResult<State> result = scanner(db, mode, counter).recoverOrphanedOperationStates();
@@ -115,7 +115,7 @@ class StatusScannerTest {
             jobs.add(f.job().cmdInfo(info).insert());
         }
         // A job that records no resource type at all, of a CKS cluster command: counted too.
-        jobs.add(f.job().type(null).cmdInfo("{\"id\":\"also-unknown\"}").insert());
+        jobs.add(f.job().instanceType(null).cmdInfo("{\"id\":\"also-unknown\"}").insert());
         RecoveryResult<State> result = scanner(db, mode, new StatementCounter(db.source())).recoverOrphanedOperationStates();
         assertEquals(RecoveryResult.Kind.WAITED, result.kind());
         assertEquals(jobs, result.unknownJobIds());

@@ -41,7 +41,7 @@ class VmRuleTest {
         ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long running = cluster(f, State.Running, 1, 0, 6001, "Running", "Running", "Running");
-        f.update("UPDATE kubernetes_cluster_vm_map SET is_external_node = 1 WHERE vm_id = 6003");
+        f.update("UPDATE kubernetes_cluster_vm_map SET external_node = 1 WHERE vm_id = 6003");
         long alertStopped = cluster(f, State.Alert, 1, 0, 6011, "Stopped", "Stopped", "Stopped");
         ReconcileResult<State> r = ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
         assertEquals(State.Running, f.state(running), "a healthy cluster with an added node is no fault");
@@ -74,10 +74,10 @@ class VmRuleTest {
         // 1 control + 1 worker + 1 etcd = 3 nodes.
         long etcdShort = cluster(f, State.Running, 1, 1, 6201, "Running", "Running");
         long etcdFull = cluster(f, State.Running, 1, 1, 6211, "Running", "Running", "Running");
-        f.update("UPDATE kubernetes_cluster_vm_map SET is_etcd_node = 1 WHERE vm_id = 6213");
+        f.update("UPDATE kubernetes_cluster_vm_map SET etcd_node = 1 WHERE vm_id = 6213");
         // An added (external) node does not stand in for a missing etcd node's count, but adds to it.
         long etcdPlusAdded = cluster(f, State.Running, 1, 1, 6221, "Running", "Running", "Running", "Running");
-        f.update("UPDATE kubernetes_cluster_vm_map SET is_external_node = 1 WHERE vm_id = 6224");
+        f.update("UPDATE kubernetes_cluster_vm_map SET external_node = 1 WHERE vm_id = 6224");
         long alertEtcdStopped = cluster(f, State.Alert, 1, 1, 6231, "Stopped", "Stopped", "Stopped");
         long alertEtcdShort = cluster(f, State.Alert, 1, 1, 6241, "Stopped", "Stopped");
         ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
@@ -104,7 +104,7 @@ class VmRuleTest {
             assertEquals(State.Running, f.state(full));
             assertEquals(State.Alert, f.state(shortOne));
         } finally {
-            f.update("ALTER TABLE kubernetes_cluster ADD COLUMN etcd_node_count bigint NULL DEFAULT 0");
+            f.update("ALTER TABLE kubernetes_cluster ADD COLUMN etcd_node_count bigint unsigned DEFAULT NULL"); // as CloudStack's 4.21 upgrade adds it
         }
     }
 }

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
                 + " recent async jobs that name it (by instance_id or by its uuid in job_cmd_info), the management"
                 + " servers involved, the IN_PROGRESS jobs of unknown cluster that make the scanner wait, the"
                 + " verdict the status scanner reaches now (recover, wait or leave) with its reason, from the"
-                + " scanner's own code, and whether its live operation is past CloudStack's time limit. Exit 1 when"
+                + " scanner's own code, whether its live operation is past CloudStack's time limit, and the IN_PROGRESS"
+                + " jobs of departed management servers that hold it (see scan --fail-departed-jobs). Exit 1 when"
                 + " CLUSTER names no cluster or several."})
 final class ExplainCommand implements Callable<Integer> {
     enum Format { text, json }
@@ -122,6 +123,7 @@ final class ExplainCommand implements Callable<Integer> {
                 .append(": ").append(v.reason()).append(v.reasonCode() == null ? "" : " [" + v.reasonCode() + "]")
                 .append('\n');
         out.append(OverdueReport.text(e.overdue()));
+        out.append(DepartedReport.text(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED)));
         return out.toString();
     }
 
@@ -162,7 +164,10 @@ final class ExplainCommand implements Callable<Integer> {
                 .append(", \"to\": ").append(Json.quote(v.to())).append(", \"jobs\": ").append(v.jobIds())
                 .append(", \"reason\": ").append(Json.quote(v.reason()))
                 .append(", \"reason_code\": ").append(Json.quote(v.reasonCode()))
-                .append("}, \"overdue\": ").append(OverdueReport.json(e.overdue())).append("}\n");
+                .append("}, \"overdue\": ").append(OverdueReport.json(e.overdue()))
+                .append(", \"departed_server_jobs\": ")
+                .append(DepartedReport.json(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED)))
+                .append("}\n");
         return out.toString();
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
@@ -27,7 +28,10 @@ import picocli.CommandLine.Spec;
                 + " (Starting, Scaling, Upgrading, ...) whose operation is provably gone. Dry run unless --apply, which"
                 + " fails each by compare-and-set (to Alert; CloudStack's Alert reconciliation then returns a healthy"
                 + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job. Also lists"
-                + " live operations past CloudStack's time limit (never written)."})
+                + " live operations past CloudStack's time limit (never written), and the IN_PROGRESS jobs of management"
+                + " servers that are gone (Down, removed, or silent past cluster.heartbeat.threshold), which CloudStack"
+                + " fails only when that server starts again: --fail-departed-jobs --apply fails them as that start"
+                + " would, before the recovery pass."})
 final class ScanCommand implements Callable<Integer> {
     /** Output formats. */
     enum Format { text, json }
@@ -49,6 +53,10 @@ final class ScanCommand implements Callable<Integer> {
                     + " recover) when its job has run longer than this (default: ${DEFAULT-VALUE})")
     long overdueAfter;
 
+    @Option(names = "--fail-departed-jobs", description = "fail the IN_PROGRESS jobs of departed management servers as"
+            + " CloudStack's cleanupLeftOverJobs does at that server's start (with --apply; a dry run without)")
+    boolean failDepartedJobs;
+
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
 
@@ -62,9 +70,16 @@ final class ScanCommand implements Callable<Integer> {
         ModeOption.Resolved mode;
         StuckClusterScan.Result result;
         List<OverdueOperations.Overdue> overdue;
+        List<DepartedReport.Row> departed;
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             mode = modeOption.resolve(c);
-            machine = machine.withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
+            long threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
+            machine = machine.withHeartbeatThreshold(threshold);
+            DepartedServerJobs departedJobs = new DepartedServerJobs(threshold);
+            List<DepartedServerJobs.Job> gone = departedJobs.find(c);
+            departed = !failDepartedJobs ? DepartedReport.listed(gone, DepartedReport.Action.LISTED)
+                    : apply ? DepartedReport.applied(departedJobs.fail(db.source(), gone))
+                    : DepartedReport.listed(gone, DepartedReport.Action.WOULD_FAIL);
             result = new StuckClusterScan<>(machine, db.source(), mode.mode()).run(apply);
             overdue = new OverdueOperations(machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter)
                     .find(c);
@@ -73,12 +88,13 @@ final class ScanCommand implements Callable<Integer> {
                     + db.describe() + ": " + DatabaseErrors.reason(e));
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(mode, result, overdue) : text(mode, result, overdue));
+        out.print(format == Format.json ? json(mode, result, overdue, departed) : text(mode, result, overdue, departed));
         out.flush();
         return 0;
     }
 
-    private String text(ModeOption.Resolved mode, StuckClusterScan.Result result, List<OverdueOperations.Overdue> overdue) {
+    private String text(ModeOption.Resolved mode, StuckClusterScan.Result result, List<OverdueOperations.Overdue> overdue,
+            List<DepartedReport.Row> departed) {
         StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n");
         if (result.waiting()) {
             out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
@@ -94,11 +110,12 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
         out.append(OverdueReport.text(overdue));
+        out.append(DepartedReport.text(departed));
         return out.toString();
     }
 
     private static String json(ModeOption.Resolved mode, StuckClusterScan.Result result,
-            List<OverdueOperations.Overdue> overdue) {
+            List<OverdueOperations.Overdue> overdue, List<DepartedReport.Row> departed) {
         StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
                 .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
                 .append(", \"waiting\": ").append(result.waiting())
@@ -116,6 +133,7 @@ final class ScanCommand implements Callable<Integer> {
             out.append('}');
             sep = ", ";
         }
-        return out.append("], \"overdue\": ").append(OverdueReport.json(overdue)).append("}\n").toString();
+        return out.append("], \"overdue\": ").append(OverdueReport.json(overdue))
+                .append(", \"departed_server_jobs\": ").append(DepartedReport.json(departed)).append("}\n").toString();
     }
 }

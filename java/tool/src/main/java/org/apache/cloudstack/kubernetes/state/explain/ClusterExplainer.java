@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
@@ -64,6 +65,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         List<Long> unknown = new ArrayList<>();
         List<Long> liveClusterJobs = new ArrayList<>();
         List<OverdueOperations.Overdue> late;
+        List<DepartedServerJobs.Job> departed;
         try (Connection c = source.open()) {
             boolean fencedColumns = CloudStackSchema.fenceColumns(c) == CloudStackSchema.FenceColumns.ALL;
             cluster = find(c, clusterRef, fencedColumns);
@@ -78,8 +80,11 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             }
             long id = cluster.id();
             late = overdue.find(c).stream().filter(o -> o.id() == id).toList();
+            departed = new DepartedServerJobs(machine.heartbeatThresholdMillis()).find(c).stream()
+                    .filter(j -> j.clusterJob() && (j.clusterId() == id || j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER))
+                    .toList();
         }
-        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late);
+        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late, departed);
     }
 
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {

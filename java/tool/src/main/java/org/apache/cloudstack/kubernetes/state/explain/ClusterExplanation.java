@@ -1,15 +1,17 @@
 package org.apache.cloudstack.kubernetes.state.explain;
 
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 
 /**
  * What an operator asks about one cluster: its row, the jobs that name it, the management
- * servers involved, the jobs of unknown cluster that make the scanner wait, and the scanner's
- * verdict now. Read-only; every time is the database's, as text.
+ * servers involved, the jobs of unknown cluster that make the scanner wait, the scanner's verdict
+ * now, and the IN_PROGRESS jobs of departed servers that hold it (naming it, or of unknown cluster).
+ * Read-only; every time is the database's, as text.
  */
 public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> servers, List<Long> unknownClusterJobIds,
-        Verdict verdict, List<OverdueOperations.Overdue> overdue) {
+        Verdict verdict, List<OverdueOperations.Overdue> overdue, List<DepartedServerJobs.Job> departedServerJobs) {
 
     /** The {@code kubernetes_cluster} row; {@code version} and owner only where the fenced columns exist. */
     public record Cluster(long id, String uuid, String name, String state, String clusterType, String removed,

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
@@ -19,7 +20,8 @@ import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
  * Live operations past CloudStack's time limit: a cluster in an operation's state (or Destroying)
  * whose IN_PROGRESS job has run longer than CloudStack allows that operation. The status scanner
  * leaves such a cluster alone (its job is alive); an operator needs to know. Reads only; ages are
- * the database's ({@code TIMESTAMPDIFF} against its {@code NOW()}), never this machine's clock.
+ * the database's ({@code TIMESTAMPDIFF} against {@link DatabaseClock}'s now, CloudStack's UTC), never this
+ * machine's clock.
  */
 public final class OverdueOperations {
     /** CloudStack's settings (KubernetesClusterService), seconds. */
@@ -76,7 +78,8 @@ public final class OverdueOperations {
         }
         Map<String, Long> limits = limits(c);
         List<Overdue> out = new ArrayList<>();
-        InChunks.query(c, "SELECT id, COALESCE(job_executing_msid, job_init_msid), TIMESTAMPDIFF(SECOND, created, NOW())"
+        InChunks.query(c, "SELECT id, COALESCE(job_executing_msid, job_init_msid), TIMESTAMPDIFF(SECOND, created, "
+                + DatabaseClock.utcNow(c) + ")"
                 + " FROM async_job WHERE id IN ", "", new ArrayList<>(clusterOfJob.keySet()), InChunks.LONGS, rs -> {
                     long jobId = rs.getLong(1);
                     long msid = rs.getLong(2);

@@ -20,7 +20,7 @@ final class PeerRows {
 
     /** A beat of this run; false when the run is no longer the server's live one (peers marked it Down). */
     boolean beat(long msid, long runid) throws SQLException {
-        return db.execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid,
+        return db.execute("UPDATE mshost SET last_update = " + db.now() + " WHERE msid = ? AND runid = ? AND state = 'Up'", msid,
                 runid) == 1;
     }
 
@@ -29,7 +29,7 @@ final class PeerRows {
         List<long[]> out = new ArrayList<>();
         try (Connection c = db.open();
              PreparedStatement ps = c.prepareStatement("SELECT msid, runid FROM mshost WHERE state = 'Up' AND msid <> ?"
-                     + " AND TIMESTAMPDIFF(SECOND, last_update, NOW()) * 1000 > ?")) {
+                     + " AND TIMESTAMPDIFF(SECOND, last_update, " + db.now() + ") * 1000 > ?")) {
             ps.setLong(1, self);
             ps.setLong(2, thresholdMillis);
             try (ResultSet rs = ps.executeQuery()) {
@@ -54,7 +54,7 @@ final class PeerRows {
                     + " AND state = 'Up'");
                     PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code ="
                     + " 530, job_result = 'job cancelled because of management server restart or shutdown',"
-                    + " job_complete_msid = ?, last_updated = NOW() WHERE job_executing_msid = ? AND job_status = 0")) {
+                    + " job_complete_msid = ?, last_updated = " + db.now() + " WHERE job_executing_msid = ? AND job_status = 0")) {
                 down.setLong(1, msid);
                 down.setLong(2, runid);
                 if (down.executeUpdate() != 1) {

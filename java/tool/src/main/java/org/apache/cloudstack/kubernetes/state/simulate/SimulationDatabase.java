@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.h2.jdbcx.JdbcConnectionPool;
@@ -37,12 +38,20 @@ final class SimulationDatabase implements AutoCloseable {
     private final DataSource pool;
     /** Keeps an embedded database open between connections. */
     private final Connection keepAlive;
+    /** "Now" in CloudStack's time base on this database ({@link DatabaseClock}). */
+    private final String now;
 
     private SimulationDatabase(String url, String user, String password, Path tempDir) throws SQLException {
         this.url = url;
         this.tempDir = tempDir;
         this.pool = pool(url, user, password);
         this.keepAlive = open();
+        this.now = DatabaseClock.utcNow(keepAlive);
+    }
+
+    /** The SQL of "now" in CloudStack's time base on this database. */
+    String now() {
+        return now;
     }
 
     private static DataSource pool(String url, String user, String password) throws SQLException {
@@ -123,10 +132,10 @@ final class SimulationDatabase implements AutoCloseable {
                 }
                 st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int PRIMARY KEY)");
             }
-            CloudStackSchema.create(c);
+            CloudStackSchema.createStandIn(c);
             CloudStackSchema.createHistory(c);
             st.execute("DELETE FROM cks_state_history");
-            for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
+            for (String table : CloudStackSchema.STANDIN_TABLES) {
                 st.execute("DELETE FROM " + table);
             }
         }
@@ -166,10 +175,10 @@ final class SimulationDatabase implements AutoCloseable {
         List<SimCluster> clusters = new ArrayList<>();
         try (Connection c = open();
              PreparedStatement cluster = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state,"
-                     + " control_node_count, node_count, created, cluster_type) VALUES (?, ?, ?, 1, ?, NOW(),"
+                     + " control_node_count, node_count, created, cluster_type) VALUES (?, ?, ?, 1, ?, " + now + ","
                      + " 'CloudManaged')", Statement.RETURN_GENERATED_KEYS);
              PreparedStatement vm = c.prepareStatement("INSERT INTO vm_instance (id, name, uuid, state, created)"
-                     + " VALUES (?, ?, ?, ?, NOW())");
+                     + " VALUES (?, ?, ?, ?, " + now + ")");
              PreparedStatement map = c.prepareStatement("INSERT INTO kubernetes_cluster_vm_map (cluster_id, vm_id,"
                      + " control_node) VALUES (?, ?, ?)")) {
             c.setAutoCommit(false);
@@ -212,7 +221,7 @@ final class SimulationDatabase implements AutoCloseable {
         try (Connection c = open();
              PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (uuid, job_cmd, job_cmd_info,"
                      + " job_status, instance_type, instance_id, job_init_msid, job_executing_msid, created,"
-                     + " last_updated) VALUES (?, ?, ?, 0, 'KubernetesCluster', ?, ?, ?, NOW(), NOW())",
+                     + " last_updated) VALUES (?, ?, ?, 0, 'KubernetesCluster', ?, ?, ?, " + now + ", " + now + ")",
                      Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, String.format("20000000-0000-4000-8000-%012d", op.index()));
             ps.setString(2, op.kind().jobCmd);
@@ -235,7 +244,7 @@ final class SimulationDatabase implements AutoCloseable {
     void finishJob(long jobId, long msid, boolean succeeded) throws SQLException {
         try (Connection c = open();
              PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = ?, job_result_code = ?,"
-                     + " job_complete_msid = ?, last_updated = NOW(), removed = NOW() WHERE id = ? AND job_status = 0")) {
+                     + " job_complete_msid = ?, last_updated = " + now + ", removed = " + now + " WHERE id = ? AND job_status = 0")) {
             ps.setInt(1, succeeded ? 1 : 2);
             ps.setInt(2, succeeded ? 0 : 530);
             ps.setLong(3, msid);
@@ -249,8 +258,8 @@ final class SimulationDatabase implements AutoCloseable {
         try (Connection c = open();
              PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code = 530,"
                      + " job_result = 'job cancelled because of management server restart or shutdown',"
-                     + " job_complete_msid = ?, last_updated = NOW() WHERE job_executing_msid = ? AND job_status = 0");
-             PreparedStatement up = c.prepareStatement("UPDATE mshost SET runid = ?, state = 'Up', last_update = NOW()"
+                     + " job_complete_msid = ?, last_updated = " + now + " WHERE job_executing_msid = ? AND job_status = 0");
+             PreparedStatement up = c.prepareStatement("UPDATE mshost SET runid = ?, state = 'Up', last_update = " + now
                      + " WHERE msid = ?")) {
             jobs.setLong(1, msid);
             jobs.setLong(2, msid);
@@ -263,13 +272,13 @@ final class SimulationDatabase implements AutoCloseable {
     }
 
     void registerServer(long msid, long runid, String name) throws SQLException {
-        execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (?, ?, ?, 'Up', NOW())", msid,
+        execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (?, ?, ?, 'Up', " + now + ")", msid,
                 runid, name);
     }
 
     /** A live server's heartbeat, in database time. */
     void heartbeat(long msid, long runid) throws SQLException {
-        execute("UPDATE mshost SET last_update = NOW() WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
+        execute("UPDATE mshost SET last_update = " + now + " WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
     }
 
     /** Sets a global setting as CloudStack stores it. */

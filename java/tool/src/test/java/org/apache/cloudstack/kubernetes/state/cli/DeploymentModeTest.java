@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeploymentModeTest {
     /** A cluster held by a live owner (server Up, same runid) whose job row the job GC has expunged. */
     private static long liveHeldClusterWithoutJob(Connection c) throws SQLException {
-        CloudStackRows rows = new CloudStackRows(c);
+        CloudStackRows rows = CloudStackRows.on(c);
         rows.mshost(7001, "Up", 11);
         long id = rows.cluster("held-upgrading", "Upgrading");
         rows.hold(id, 3, 7001, 11, 4242);
@@ -49,7 +50,7 @@ class DeploymentModeTest {
         long gone;
         try (Connection c = db.connect()) {
             held = liveHeldClusterWithoutJob(c);
-            CloudStackRows rows = new CloudStackRows(c);
+            CloudStackRows rows = CloudStackRows.on(c);
             rows.mshost(7002, "Down", 5);
             gone = rows.cluster("owner-down", "Scaling");
             rows.hold(gone, 2, 7002, 5, 4343);
@@ -77,7 +78,7 @@ class DeploymentModeTest {
             ToolRun applied = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
             assertEquals(0, applied.code(), applied.err());
             try (Connection c = db.connect()) {
-                CloudStackRows rows = new CloudStackRows(c);
+                CloudStackRows rows = CloudStackRows.on(c);
                 assertEquals("Upgrading", rows.state(held), "scan --apply leaves the live operation alone");
                 assertEquals("Alert", rows.state(gone));
             }
@@ -192,11 +193,8 @@ class DeploymentModeTest {
     void theDeploymentsHeartbeatThresholdJudgesOwners(ToolDatabase db) throws SQLException {
         migrated(db);
         try (Connection c = db.connect()) {
-            CloudStackRows rows = new CloudStackRows(c);
-            rows.mshost(7003, "Up", 21);
-            try (Statement st = c.createStatement()) {
-                st.executeUpdate("UPDATE mshost SET last_update = TIMESTAMPADD(SECOND, -20, NOW()) WHERE msid = 7003");
-            }
+            CloudStackRows rows = CloudStackRows.on(c);
+            rows.mshost(7003).state("Up").runid(21).heartbeatAge(20).insert();
             long id = rows.cluster("silent-owner", "Upgrading");
             rows.hold(id, 4, 7003, 21, 4444);
         }
@@ -204,7 +202,7 @@ class DeploymentModeTest {
         assertEquals(0, byDefault.code(), byDefault.err());
         assertFalse(byDefault.out().contains("silent-owner"), byDefault.out());
         try (Connection c = db.connect()) {
-            new CloudStackRows(c).setting("cluster.heartbeat.threshold", "10000", "150000");
+            CloudStackRows.on(c).setting("cluster.heartbeat.threshold", "10000", "150000");
         }
         ToolRun shorter = ToolRun.of("scan", "--jdbc-url", db.url());
         assertTrue(shorter.out().contains("silent-owner: Upgrading -> Alert") && shorter.out().contains("[HEARTBEAT_STALE]"),

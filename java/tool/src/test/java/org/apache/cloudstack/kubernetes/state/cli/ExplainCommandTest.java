@@ -4,39 +4,40 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** `cks-state explain` on H2 and MariaDB: every verdict, the jobs and servers it shows, JSON, bad names. */
 class ExplainCommandTest {
-    private static final String SCALE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.ScaleKubernetesClusterCmd";
-    private static final String UPGRADE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.UpgradeKubernetesClusterCmd";
+    private static final String SCALE = ClusterCommands.SCALE;
+    private static final String UPGRADE = ClusterCommands.UPGRADE;
 
     private final Map<String, Long> ids = new LinkedHashMap<>();
 
     /** A CloudManaged cluster "uuid-NAME", its id remembered by name. */
     private long cluster(Connection c, String name, String state) throws SQLException {
-        long id = new CloudStackRows(c).cluster(name, state);
+        long id = CloudStackRows.on(c).cluster(name, state);
         ids.put(name, id);
         return id;
     }
 
     private static long job(Connection c, String cmd, int status, Long instanceId, String cmdInfo, Integer resultCode,
             String result, long msid) throws SQLException {
-        CloudStackRows.Job job = new CloudStackRows(c).job().cmd(cmd).status(status).cmdInfo(cmdInfo)
+        CloudStackRows.Job job = CloudStackRows.on(c).job().cmd(cmd).status(status).cmdInfo(cmdInfo)
                 .result(resultCode, result).msid(msid);
         return (instanceId == null ? job : job.cluster(instanceId)).insert();
     }
 
     private static void mshost(Connection c, long msid, String state, long runid) throws SQLException {
-        new CloudStackRows(c).mshost(msid, state, runid);
+        CloudStackRows.on(c).mshost(msid, state, runid);
     }
 
     private static String state(ToolDatabase db, long id) throws SQLException {
@@ -163,10 +164,7 @@ class ExplainCommandTest {
         db.reset();
         try (Connection c = db.connect()) {
             cluster(c, "twin", "Running");
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
-                    + " cluster_type) VALUES ('uuid-twin-2', 'twin', 'Stopped', NOW(), 'CloudManaged')")) {
-                ps.executeUpdate();
-            }
+            CloudStackRows.on(c).cluster("twin", "uuid-twin-2", "Stopped", false);
         }
         ToolRun none = explain(db, "nowhere");
         assertEquals(1, none.code());
@@ -184,7 +182,7 @@ class ExplainCommandTest {
         db.reset();
         long live;
         try (Connection c = db.connect()) {
-            CloudStackRows rows = new CloudStackRows(c);
+            CloudStackRows rows = CloudStackRows.on(c);
             rows.cluster("prod", "uuid-prod-old-1", "Destroyed", true);
             rows.cluster("prod", "uuid-prod-old-2", "Destroyed", true);
             live = rows.cluster("prod", "uuid-prod-now", "Scaling", false);
@@ -210,18 +208,15 @@ class ExplainCommandTest {
         long cluster;
         long upperCaseJob;
         try (Connection c = db.connect()) {
-            CloudStackRows rows = new CloudStackRows(c);
+            CloudStackRows rows = CloudStackRows.on(c);
             cluster = rows.cluster("mixed-case", "0f6c1a2b-aaaa-bbbb-cccc-9d2e00000001", "Scaling", false);
             // An older server left instance_id NULL and wrote the uuid in upper case: the scanner's
             // lookup compares uuids case-insensitively, so this live job keeps the cluster.
             upperCaseJob = rows.job().cmdInfo("{\"id\":\"0F6C1A2B-AAAA-BBBB-CCCC-9D2E00000001\",\"size\":\"3\"}").msid(7001)
                     .insert();
             // A job of another kind whose parameters carry the uuid names no cluster.
-            try (Statement st = c.createStatement()) {
-                st.executeUpdate("INSERT INTO async_job (job_cmd, job_cmd_info, job_status, instance_type, created)"
-                        + " VALUES ('org.apache.cloudstack.api.command.user.vm.StartVMCmd',"
-                        + " '{\"id\":\"0f6c1a2b-aaaa-bbbb-cccc-9d2e00000001\"}', 0, 'VirtualMachine', NOW())");
-            }
+            rows.job().cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").instanceType("VirtualMachine")
+                    .cmdInfo("{\"id\":\"0f6c1a2b-aaaa-bbbb-cccc-9d2e00000001\"}").insert();
         }
         ToolRun run = explain(db, "mixed-case");
         assertEquals(0, run.code(), run.err());

@@ -13,6 +13,7 @@ import java.sql.DriverManager;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,8 +55,8 @@ class OperatorConventionsTest {
         String url = "jdbc:h2:file:" + dir.resolve("cloud") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE";
         long stuck;
         try (Connection c = DriverManager.getConnection(url)) {
-            CloudStackSchema.create(c);
-            stuck = new CloudStackRows(c).cluster("stuck", "Scaling");
+            CloudStackSchema.createStandIn(c);
+            stuck = CloudStackRows.on(c).cluster("stuck", "Scaling");
         }
         Path file = dir.resolve("cloud.mv.db");
         String before = sha256(file);
@@ -70,7 +71,7 @@ class OperatorConventionsTest {
         ToolRun apply = ToolRun.of("scan", "--apply", "--jdbc-url", url);
         assertEquals(0, apply.code(), apply.err());
         try (Connection c = DriverManager.getConnection(url)) {
-            assertEquals("Alert", new CloudStackRows(c).state(stuck));
+            assertEquals("Alert", CloudStackRows.on(c).state(stuck));
         }
     }
 

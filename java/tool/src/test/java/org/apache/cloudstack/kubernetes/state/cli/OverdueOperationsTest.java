@@ -9,7 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,7 +33,7 @@ class OverdueOperationsTest {
     private void build(ToolDatabase db) throws SQLException {
         db.reset();
         try (Connection c = db.connect()) {
-            CloudStackRows rows = new CloudStackRows(c);
+            CloudStackRows rows = CloudStackRows.on(c);
             rows.setting(OverdueOperations.SCALE_TIMEOUT, "600", "3600");
             rows.setting(OverdueOperations.UPGRADE_TIMEOUT, null, "7200");
             scaling = rows.cluster("scaling-late", "Scaling");
@@ -62,7 +62,7 @@ class OverdueOperationsTest {
         assertEntry(overdue, destroying, "destroying-25h", "Destroying", destroyingJob, 7002, 90000, 3600);
         assertTrue(json.out().contains("\"recoveries\": []"), "live jobs: nothing recovered: " + json.out());
         try (Connection c = db.connect()) {
-            CloudStackRows rows = new CloudStackRows(c);
+            CloudStackRows rows = CloudStackRows.on(c);
             for (long id : new long[] {scaling, upgrading, starting, destroying, removing}) {
                 assertFalse(rows.state(id).equals("Alert"), "never written, even with --apply");
             }
@@ -96,7 +96,7 @@ class OverdueOperationsTest {
     void withoutAConfigurationTableTheDefaultsApply(ToolDatabase db) throws SQLException {
         build(db);
         try (Connection c = db.connect(); Statement st = c.createStatement()) {
-            st.execute("DROP TABLE configuration");
+            st.execute("ALTER TABLE configuration RENAME TO configuration_aside");
         }
         try {
             ToolRun json = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
@@ -105,8 +105,8 @@ class OverdueOperationsTest {
             assertEntry(overdue, upgrading, "upgrading-in-time", "Upgrading", -1, 7001, 3700, 3600);
             assertFalse(overdue.contains("scaling-late"), "1200 s is within the default 3600 s: " + overdue);
         } finally {
-            try (Connection c = db.connect()) {
-                CloudStackSchema.create(c);
+            try (Connection c = db.connect(); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE configuration_aside RENAME TO configuration");
             }
         }
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -14,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -22,43 +23,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ScanCommandTest {
     private static final String[] OPERATION_STATES = {"Starting", "Stopping", "Scaling", "ScalingStoppedCluster",
         "Upgrading", "Importing", "RemovingNodes", "Recovering"};
-    private static final String CMD = "org.apache.cloudstack.api.command.user.kubernetes.cluster.ScaleKubernetesClusterCmd";
+    private static final String CMD = ClusterCommands.SCALE;
 
     /** Cluster name -> id of the database built by {@link #build}. */
     private final Map<String, Long> ids = new LinkedHashMap<>();
 
     private long cluster(Connection c, String name, String state, String type, boolean removed) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state, created,"
-                + " removed, cluster_type) VALUES (?, ?, ?, NOW(), " + (removed ? "NOW()" : "NULL") + ", ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, "uuid-" + name);
-            ps.setString(2, name);
-            ps.setString(3, state);
-            ps.setString(4, type);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                ids.put(name, keys.getLong(1));
-                return keys.getLong(1);
-            }
-        }
+        long id = CloudStackRows.on(c).cluster(state).name(name).uuid("uuid-" + name).type(type).removed(removed).insert();
+        ids.put(name, id);
+        return id;
     }
 
     private static void job(Connection c, int status, Long instanceId, String cmdInfo, boolean removed)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (job_cmd, job_cmd_info, job_status,"
-                + " instance_type, instance_id, created, removed) VALUES (?, ?, ?, 'KubernetesCluster', ?, NOW(), "
-                + (removed ? "NOW()" : "NULL") + ")")) {
-            ps.setString(1, CMD);
-            ps.setString(2, cmdInfo);
-            ps.setInt(3, status);
-            if (instanceId == null) {
-                ps.setNull(4, java.sql.Types.BIGINT);
-            } else {
-                ps.setLong(4, instanceId);
-            }
-            ps.executeUpdate();
-        }
+        CloudStackRows.on(c).job().cmd(CMD).status(status).instance(instanceId).cmdInfo(cmdInfo).removed(removed).insert();
     }
 
     /** Stuck clusters of every operation state, and every kind of cluster the scan must leave alone. */
@@ -125,7 +103,7 @@ class ScanCommandTest {
         assertTrue(!run.out().contains("\"applied\""), run.out());
         assertEquals(OPERATION_STATES.length, run.out().split("\"reason\": \"no IN_PROGRESS job names it, and no job of"
                 + " unknown cluster runs\", \"reason_code\": \"NO_OWNER_NO_JOB\"", -1).length - 1, run.out());
-        assertTrue(run.out().endsWith(", \"overdue\": []}\n"), run.out());
+        assertTrue(run.out().endsWith(", \"overdue\": [], \"departed_server_jobs\": []}\n"), run.out());
         assertEquals(before, states(db));
         ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
         assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n"

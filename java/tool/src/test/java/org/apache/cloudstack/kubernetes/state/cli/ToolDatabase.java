@@ -9,11 +9,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 
 /**
- * The databases the tool's tests run on: embedded H2, and the throwaway MariaDB of `make test`
- * through the MariaDB driver and through MySQL Connector/J (jdbc:mysql, as the management server).
+ * The databases the tool's tests run on: embedded H2 (the stand-in of CloudStack's tables), and
+ * CloudStack's own database on the throwaway MariaDB of `make test` through the MariaDB driver and
+ * through MySQL Connector/J (jdbc:mysql, as the management server).
  */
 enum ToolDatabase {
     H2, MARIADB, CONNECTOR_J;
@@ -56,15 +58,18 @@ enum ToolDatabase {
         return DriverManager.getConnection(url());
     }
 
-    /** The CloudStack tables, created if needed and emptied. */
+    /**
+     * A clean database: on H2 the stand-in of CloudStack's tables, on MariaDB CloudStack's own
+     * database as {@code scripts/cloudstack-db.sh load} left it; what the kit wrote deleted.
+     */
     void reset() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
-            CloudStackSchema.create(c);
+            if (this == H2) {
+                CloudStackSchema.createStandIn(c);
+            }
             CloudStackSchema.createHistory(c);
             st.execute("DELETE FROM cks_state_history");
-            for (String table : CloudStackSchema.CLOUDSTACK_TABLES) {
-                st.execute("DELETE FROM " + table);
-            }
+            CloudStackRows.reset(c);
         }
     }
 

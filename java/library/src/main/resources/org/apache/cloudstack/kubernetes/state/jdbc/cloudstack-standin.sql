@@ -1,16 +1,19 @@
--- The subset of Apache CloudStack's `cloud` schema that cks-state reads and writes, with
--- CloudStack's own table names, column names and types (4.18+ layout: cluster_type, control
--- node columns). Runs unchanged on MariaDB / MySQL and on H2 in MySQL mode
--- (MODE=MySQL;DATABASE_TO_LOWER=TRUE). Statements are separated by ';' at the end of a line.
+-- H2's stand-in of the Apache CloudStack tables cks-state reads and writes, for a database that is
+-- not CloudStack's: H2 (embedded) and the simulator's own scratch databases. A deployment, and the
+-- MariaDB tests, have CloudStack's own tables (scripts/cloudstack-db.sh builds them from CloudStack's
+-- SQL), where this file is never run. The columns it has carry CloudStack 4.22's names and types
+-- (SchemaTest compares them with CloudStack's database). Runs unchanged on MariaDB / MySQL and on
+-- H2 in MySQL mode (MODE=MySQL;DATABASE_TO_LOWER=TRUE). Statements are separated by ';' at the
+-- end of a line.
 --
--- Deviations, all harmless on a real CloudStack database (where CloudStack's DDL applies and
--- this file is never run):
---  * foreign keys to tables outside this subset (zone, account, offering, template, network,
---    vm_template ...) are left out;
---  * NOT NULL columns the library never reads get a DEFAULT so that tests insert short rows.
--- The library itself only reads kubernetes_cluster(id, uuid, state, removed, cluster_type),
--- async_job(job_status, instance_type, instance_id, job_cmd_info), kubernetes_cluster_vm_map
--- and vm_instance(state, removed), and writes kubernetes_cluster.state only.
+-- Deviations from CloudStack's tables:
+--  * only the tables and columns cks-state, its tests and its simulator use;
+--  * no foreign keys (no zone, account, offering, template or network tables);
+--  * NOT NULL columns the library never reads get a DEFAULT so that the simulator inserts short rows.
+-- The library itself only reads kubernetes_cluster(id, uuid, state, removed, cluster_type, node
+-- counts), async_job(job_status, job_cmd, instance_type, instance_id, job_cmd_info, msids),
+-- kubernetes_cluster_vm_map, vm_instance(state, removed), mshost and configuration, and writes
+-- kubernetes_cluster.state only.
 
 CREATE TABLE IF NOT EXISTS `kubernetes_cluster` (
   `id` bigint unsigned NOT NULL auto_increment,
@@ -24,7 +27,7 @@ CREATE TABLE IF NOT EXISTS `kubernetes_cluster` (
   `network_id` bigint unsigned COMMENT 'the ID of the network used by this Kubernetes cluster',
   `control_node_count` bigint NOT NULL default '0' COMMENT 'the number of the control nodes deployed for this Kubernetes cluster',
   `node_count` bigint NOT NULL default '0' COMMENT 'the number of the worker nodes deployed for this Kubernetes cluster',
-  `etcd_node_count` bigint NULL DEFAULT 0 COMMENT 'the number of the etcd nodes deployed for this Kubernetes cluster (CloudStack 4.21+)',
+  `etcd_node_count` bigint unsigned DEFAULT NULL COMMENT 'number of etcd nodes to be deployed for the Kubernetes cluster',
   `account_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'the ID of owner account of this Kubernetes cluster',
   `domain_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'the ID of the domain of this cluster',
   `state` char(32) NOT NULL COMMENT 'the current state of this Kubernetes cluster',
@@ -50,8 +53,8 @@ CREATE TABLE IF NOT EXISTS `kubernetes_cluster_vm_map` (
   `cluster_id` bigint unsigned NOT NULL COMMENT 'the ID of the Kubernetes cluster',
   `vm_id` bigint unsigned NOT NULL COMMENT 'the ID of the VM',
   `control_node` tinyint(1) unsigned NOT NULL DEFAULT 0,
-  `is_etcd_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'CloudStack 4.21+',
-  `is_external_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'added with add-nodes, CloudStack 4.21+',
+  `etcd_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'indicates if the VM is an etcd node',
+  `external_node` tinyint(1) unsigned NOT NULL DEFAULT 0 COMMENT 'indicates if the node was imported into the Kubernetes cluster',
   PRIMARY KEY (`id`),
   INDEX `i_kubernetes_cluster_vm_map__cluster_id` (`cluster_id`),
   CONSTRAINT `fk_kubernetes_cluster_vm_map__cluster_id` FOREIGN KEY (`cluster_id`) REFERENCES `kubernetes_cluster` (`id`) ON DELETE CASCADE
@@ -63,9 +66,19 @@ CREATE TABLE IF NOT EXISTS `vm_instance` (
   `uuid` varchar(40),
   `instance_name` varchar(255) NOT NULL DEFAULT '' COMMENT 'name of the vm instance running on the hosts',
   `state` varchar(32) NOT NULL,
+  `vm_template_id` bigint unsigned DEFAULT NULL,
+  `guest_os_id` bigint unsigned NOT NULL DEFAULT 0,
+  `data_center_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'Data Center the instance belongs to',
+  `vnc_password` varchar(255) NOT NULL DEFAULT '' COMMENT 'vnc password',
   `update_count` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'date state was updated',
   `type` varchar(32) NOT NULL DEFAULT 'User' COMMENT 'type of vm it is',
-  `created` datetime NULL COMMENT 'date created',
+  `vm_type` varchar(32) NOT NULL DEFAULT 'User' COMMENT 'vm type',
+  `account_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'user id of owner',
+  `domain_id` bigint unsigned NOT NULL DEFAULT 0,
+  `service_offering_id` bigint unsigned NOT NULL DEFAULT 0 COMMENT 'service offering id',
+  `hypervisor_type` char(32) DEFAULT NULL COMMENT 'hypervisor type',
+  `user_id` bigint unsigned NOT NULL DEFAULT 1 COMMENT 'user id of VM deployer',
+  `created` datetime NOT NULL DEFAULT CURRENT_TIMESTAMP COMMENT 'date created',
   `removed` datetime COMMENT 'date removed if not null',
   PRIMARY KEY (`id`),
   CONSTRAINT `uc_vm_instance_uuid` UNIQUE (`uuid`),
@@ -113,7 +126,7 @@ CREATE TABLE IF NOT EXISTS `mshost` (
   `runid` bigint NOT NULL DEFAULT 0 COMMENT 'run id, combined with msid to form a cluster session',
   `name` varchar(255),
   `uuid` varchar(40),
-  `state` varchar(10) NOT NULL DEFAULT 'Down',
+  `state` varchar(25) DEFAULT NULL,
   `version` varchar(255),
   `service_ip` char(40) NOT NULL DEFAULT '127.0.0.1',
   `service_port` integer NOT NULL DEFAULT 9090,
@@ -127,17 +140,18 @@ CREATE TABLE IF NOT EXISTS `mshost` (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Global settings (CloudStack's `configuration`): the effective value of a key is `value`, else
--- `default_value`. cks-state reads the CKS operation timeouts here (cks-state scan and explain).
+-- `default_value`. cks-state reads the CKS operation timeouts and the heartbeat threshold here.
+-- utf8mb3 as CloudStack's: two varchar(8191) of utf8mb4 exceed InnoDB's row size.
 CREATE TABLE IF NOT EXISTS `configuration` (
   `category` varchar(255) NOT NULL DEFAULT 'Advanced',
   `instance` varchar(255) NOT NULL DEFAULT 'DEFAULT',
   `component` varchar(255) NOT NULL DEFAULT 'management-server',
   `name` varchar(255) NOT NULL,
-  `value` varchar(4095),
-  `default_value` varchar(4095) COMMENT 'Default value for a configuration parameter',
-  `description` varchar(1024),
-  `scope` varchar(255) DEFAULT NULL COMMENT 'Can take on values (Global, Zone, Cluster, StoragePool, Account)',
-  `is_dynamic` tinyint(1) NOT NULL DEFAULT 0,
-  `updated` datetime COMMENT 'Time this was updated by the server. null means this row is reserved for future use.',
+  `value` varchar(8191) DEFAULT NULL,
+  `description` varchar(1024) DEFAULT NULL,
+  `default_value` varchar(8191) DEFAULT NULL,
+  `updated` datetime DEFAULT NULL COMMENT 'Time this was updated by the server. null means this row is obsolete.',
+  `is_dynamic` tinyint(1) NOT NULL DEFAULT 0 COMMENT 'Can the parameter be change dynamically without restarting the server',
+  `scope` bigint NOT NULL DEFAULT 0 COMMENT 'Bitmask for scope(s) of this parameter',
   PRIMARY KEY (`name`)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb3;

@@ -1,0 +1,21 @@
+package org.apache.cloudstack.kubernetes.state.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * "Now" in the time base of CloudStack's DATETIME columns, as SQL. CloudStack writes them in UTC
+ * ({@code DateUtil.currentGMTTime()}, formatted in GMT by {@code GenericDaoBase}), so on
+ * MariaDB/MySQL it is {@code UTC_TIMESTAMP()}, never {@code NOW()}, which is in the database
+ * server's time zone. H2, the stand-in, has no {@code UTC_TIMESTAMP()}: there it is {@code NOW()},
+ * the JVM's zone, which is also what the tests and the simulator write with.
+ */
+public final class DatabaseClock {
+    private DatabaseClock() {
+    }
+
+    /** The SQL expression of the current time in CloudStack's time base on this connection's database. */
+    public static String utcNow(Connection c) throws SQLException {
+        return CloudStackSchema.isH2(c) ? "NOW()" : "UTC_TIMESTAMP()";
+    }
+}

@@ -1,0 +1,236 @@
+package org.apache.cloudstack.kubernetes.state.departed;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
+
+/**
+ * The IN_PROGRESS async jobs of management servers that are gone, and the way CloudStack itself
+ * ends them.
+ *
+ * <p>A job runs on its server: {@code job_executing_msid}, else {@code job_init_msid}
+ * ({@code AsyncJobDaoImpl.getResetJobs}). CloudStack fails a server's IN_PROGRESS jobs only when
+ * that server starts again ({@code AsyncJobManagerImpl.start} calls {@code cleanupLeftOverJobs}
+ * with its msid). A peer that sees it leave means to do the same, but passes the {@code mshost}
+ * row id where the jobs hold the msid ({@code onManagementNodeLeft}), so the jobs of a server that
+ * never comes back stay IN_PROGRESS for good, and the status scanner never recovers a cluster such
+ * a job names.
+ *
+ * <p>A server is gone when its {@code mshost} row is Down, removed, or has had no heartbeat for
+ * longer than {@code cluster.heartbeat.threshold}, in database time: the status scanner's own
+ * judgement of an owner. A job whose msid has no {@code mshost} row, or a row without any
+ * heartbeat, proves nothing and is not listed. {@link #fail} does to one job what
+ * {@code cleanupLeftOverJobs} does when its server starts: FAILED, result code 530 and its text,
+ * {@code job_complete_msid} the server's msid, {@code last_updated} and {@code removed} now, and
+ * the job's sync queue item purged; by compare-and-set on {@code job_status = 0}, with the server's
+ * row locked and still gone.
+ */
+public final class DepartedServerJobs {
+    /** {@code ApiErrorCode.INTERNAL_ERROR}'s HTTP code, which {@code cleanupLeftOverJobs} writes. */
+    public static final int RESULT_CODE = 530;
+    /** The result text {@code cleanupLeftOverJobs} writes. */
+    public static final String RESULT = "job cancelled because of management server restart or shutdown";
+    /** {@code job_status} FAILED. */
+    private static final int FAILED = 2;
+
+    /** Why a server is gone; the first that holds, in this order. */
+    public enum Why {
+        REMOVED("its mshost row is removed"),
+        DOWN("mshost shows it Down"),
+        SILENT("it has sent no heartbeat for longer than cluster.heartbeat.threshold");
+
+        private final String description;
+
+        Why(String description) {
+            this.description = description;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    /**
+     * One job of a departed server. {@code clusterId}: the cluster it acts on by the scanner's own
+     * rule ({@link AsyncJobLookup}), {@link AsyncJobLookup#UNKNOWN_CLUSTER} when it is a cluster job
+     * whose cluster cannot be read, null when it is not a Kubernetes cluster job.
+     * {@code silentSeconds}: the age of the server's last heartbeat in database time, null without one.
+     */
+    public record Job(long jobId, String jobUuid, String command, Long clusterId, String jobCreated, long msid,
+            String serverName, String serverState, String serverRemoved, String lastHeartbeat, Long silentSeconds,
+            Why why) {
+        /** True for a job of a Kubernetes cluster command. */
+        public boolean clusterJob() {
+            return clusterId != null;
+        }
+    }
+
+    /** What {@link #fail} did to one job: failed, or missed and why (the job ended, or its server is back). */
+    public record Outcome(Job job, boolean failed, String missed) {
+    }
+
+    private final long thresholdMillis;
+
+    /** @param thresholdMillis the deployment's {@code cluster.heartbeat.threshold} */
+    public DepartedServerJobs(long thresholdMillis) {
+        if (thresholdMillis <= 0) {
+            throw new IllegalArgumentException("heartbeat threshold must be positive: " + thresholdMillis);
+        }
+        this.thresholdMillis = thresholdMillis;
+    }
+
+    /** The gone condition on {@code mshost m}, with one parameter, the threshold in ms; {@code now} is the clock's SQL. */
+    private static String gone(String now) {
+        return "(m.removed IS NOT NULL OR m.state = 'Down'"
+                + " OR TIMESTAMPDIFF(SECOND, m.last_update, " + now + ") * 1000 > ?)";
+    }
+
+    /** Every IN_PROGRESS job of a departed server, oldest first. Reads only. */
+    public List<Job> find(Connection c) throws SQLException {
+        String now = DatabaseClock.utcNow(c);
+        String sql = "SELECT j.id, j.uuid, j.job_cmd, j.created, m.msid, m.name, m.state, m.removed, m.last_update,"
+                + " TIMESTAMPDIFF(SECOND, m.last_update, " + now + ")"
+                + " FROM async_job j JOIN mshost m ON m.msid = COALESCE(j.job_executing_msid, j.job_init_msid)"
+                + " WHERE j.job_status = " + AsyncJobLookup.IN_PROGRESS + " AND " + gone(now) + " ORDER BY j.id";
+        List<Job> jobs = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, thresholdMillis);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String removed = text(rs.getObject(8));
+                    String state = rs.getString(7);
+                    long age = rs.getLong(10);
+                    Long silent = rs.wasNull() ? null : age;
+                    Why why = removed != null ? Why.REMOVED : "Down".equalsIgnoreCase(state) ? Why.DOWN : Why.SILENT;
+                    jobs.add(new Job(rs.getLong(1), rs.getString(2), rs.getString(3), null, text(rs.getObject(4)),
+                            rs.getLong(5), rs.getString(6), state, removed, text(rs.getObject(9)), silent, why));
+                }
+            }
+        }
+        if (jobs.isEmpty()) {
+            return jobs;
+        }
+        Map<Long, Long> clusterOf = new HashMap<>();
+        for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup().inProgressClusterJobs(c).jobs()) {
+            clusterOf.put(j.jobId(), j.clusterId());
+        }
+        List<Job> out = new ArrayList<>(jobs.size());
+        for (Job j : jobs) {
+            Long cluster = clusterOf.get(j.jobId());
+            if (cluster == null && ClusterCommands.ALL.contains(j.command())) {
+                cluster = AsyncJobLookup.UNKNOWN_CLUSTER; // ended between the two reads: shown as of unknown cluster
+            }
+            out.add(new Job(j.jobId(), j.jobUuid(), j.command(), cluster, j.jobCreated(), j.msid(), j.serverName(),
+                    j.serverState(), j.serverRemoved(), j.lastHeartbeat(), j.silentSeconds(), j.why()));
+        }
+        return out;
+    }
+
+    /**
+     * Fails each job as {@code cleanupLeftOverJobs} does when its server starts, each in a
+     * transaction of its own: the server's {@code mshost} row locked and checked still gone, then
+     * the compare-and-set on {@code job_status = 0}, then its sync queue item purged.
+     */
+    public List<Outcome> fail(ConnectionSource source, List<Job> jobs) throws SQLException {
+        List<Outcome> out = new ArrayList<>(jobs.size());
+        for (Job job : jobs) {
+            try (Connection c = source.open()) {
+                c.setAutoCommit(false);
+                try {
+                    Outcome o = failOne(c, job);
+                    c.commit();
+                    out.add(o);
+                } catch (SQLException | RuntimeException e) {
+                    c.rollback();
+                    throw e;
+                }
+            }
+        }
+        return out;
+    }
+
+    private Outcome failOne(Connection c, Job job) throws SQLException {
+        String now = DatabaseClock.utcNow(c);
+        try (PreparedStatement lock = c.prepareStatement("SELECT m.msid FROM mshost m WHERE m.msid = ? AND "
+                + gone(now) + " FOR UPDATE")) {
+            lock.setLong(1, job.msid());
+            lock.setLong(2, thresholdMillis);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next()) {
+                    return new Outcome(job, false, "its management server is back");
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = " + FAILED
+                + ", job_result_code = ?, job_result = ?, job_complete_msid = ?, last_updated = " + now
+                + ", removed = " + now + " WHERE id = ? AND job_status = " + AsyncJobLookup.IN_PROGRESS
+                + " AND COALESCE(job_executing_msid, job_init_msid) = ?")) {
+            ps.setInt(1, RESULT_CODE);
+            ps.setString(2, RESULT);
+            ps.setLong(3, job.msid());
+            ps.setLong(4, job.jobId());
+            ps.setLong(5, job.msid());
+            if (ps.executeUpdate() == 0) {
+                return new Outcome(job, false, "the job has ended");
+            }
+        }
+        purgeQueueItem(c, job.jobId(), now);
+        return new Outcome(job, true, null);
+    }
+
+    /** {@code SyncQueueManagerImpl.purgeAsyncJobQueueItemId}: the job's queue item goes, an active one shrinks its queue. */
+    private static void purgeQueueItem(Connection c, long jobId, String now) throws SQLException {
+        if (!CloudStackSchema.tableExists(c, "sync_queue_item")) {
+            return; // a database without CloudStack's sync queues (H2's stand-in)
+        }
+        Long itemId = null;
+        Long queueId = null;
+        boolean active = false;
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, queue_id, queue_proc_msid FROM sync_queue_item"
+                + " WHERE content_id = ? AND content_type = 'AsyncJob' FOR UPDATE")) {
+            ps.setLong(1, jobId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    itemId = rs.getLong(1);
+                    queueId = rs.getLong(2);
+                    rs.getLong(3);
+                    active = !rs.wasNull();
+                }
+            }
+        }
+        if (itemId == null) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM sync_queue_item WHERE id = ?")) {
+            ps.setLong(1, itemId);
+            ps.executeUpdate();
+        }
+        if (active) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE sync_queue SET queue_size = queue_size - 1,"
+                    + " last_updated = " + now + " WHERE id = ? AND queue_size > 0")) {
+                ps.setLong(1, queueId);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** A date or time column as the database gives it, without fractions of a second. */
+    private static String text(Object value) {
+        if (value == null) {
+            return null;
+        }
+        String s = value.toString().replace('T', ' ');
+        int dot = s.indexOf('.');
+        return dot > 0 ? s.substring(0, dot) : s;
+    }
+}

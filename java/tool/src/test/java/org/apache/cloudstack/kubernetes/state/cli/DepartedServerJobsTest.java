@@ -1,0 +1,259 @@
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.jdbc.JobShape;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The jobs of management servers that never come back (CloudStack's onManagementNodeLeft fails
+ * them by the wrong id): scan and explain list them, and scan --fail-departed-jobs --apply ends
+ * them as cleanupLeftOverJobs does at that server's start, after which the recovery pass recovers
+ * their clusters. Never a job of a server that is Up with a fresh heartbeat.
+ */
+class DepartedServerJobsTest {
+    private static final long UP = 7001;
+    private static final long DOWN = 7002;
+    private static final long REMOVED = 7003;
+    private static final long SILENT = 7004;
+    private static final long QUIET = 7005;
+    private static final long UNKNOWN_SERVER = 7999;
+
+    private long scalingOld;
+    private long upgradingSilent;
+    private long startingRemoved;
+    private long scalingLive;
+    private long scalingQuiet;
+    private long stoppingQueued;
+    private long stoppingElsewhere;
+    private long stoppingUnknownServer;
+    private long oldJob;
+    private long silentJob;
+    private long removedJob;
+    private long initOnlyJob;
+    private long vmJob;
+    private long liveJob;
+    private long quietJob;
+    private long executedElsewhereJob;
+    private long noServerRowJob;
+
+    /** Five servers (Up, Down, removed, silent 200 s, quiet 20 s) and IN_PROGRESS jobs on each. */
+    private void build(ToolDatabase db) throws SQLException {
+        db.reset();
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = CloudStackRows.on(c);
+            rows.mshost(UP).state("Up").runid(11).insert();
+            rows.mshost(DOWN).state("Down").runid(12).heartbeatAge(4000).insert();
+            rows.mshost(REMOVED).state("Up").runid(13).heartbeatAge(30).removed(true).insert();
+            rows.mshost(SILENT).state("Up").runid(14).heartbeatAge(200).insert();
+            rows.mshost(QUIET).state("Up").runid(15).heartbeatAge(20).insert();
+            // A 4.19.0 server's scale: instance_type 'None', the cluster only in job_cmd_info.
+            scalingOld = rows.cluster("scaling-old-server", "Scaling");
+            oldJob = rows.job().shape(JobShape.BEFORE_4_19_1).cluster(scalingOld, "uuid-scaling-old-server")
+                    .msid(DOWN).age(3000).insert();
+            upgradingSilent = rows.cluster("upgrading-silent", "Upgrading");
+            silentJob = rows.job().cmd(ClusterCommands.UPGRADE).cluster(upgradingSilent, "uuid-upgrading-silent")
+                    .msid(SILENT).age(300).insert();
+            startingRemoved = rows.cluster("starting-removed", "Starting");
+            removedJob = rows.job().cmd(ClusterCommands.START).cluster(startingRemoved, "uuid-starting-removed")
+                    .msid(REMOVED).age(60).insert();
+            // Queued by the Down server, never picked up: job_executing_msid NULL, job_init_msid counts.
+            stoppingQueued = rows.cluster("stopping-queued", "Stopping");
+            initOnlyJob = rows.job().cmd(ClusterCommands.STOP).cluster(stoppingQueued, "uuid-stopping-queued")
+                    .msids(DOWN, null).age(100).insert();
+            vmJob = rows.job().cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").instanceType("VirtualMachine")
+                    .instance(99L).msid(DOWN).insert();
+            scalingLive = rows.cluster("scaling-live", "Scaling");
+            liveJob = rows.job().cluster(scalingLive, "uuid-scaling-live").msid(UP).insert();
+            scalingQuiet = rows.cluster("scaling-quiet", "Scaling");
+            quietJob = rows.job().cluster(scalingQuiet, "uuid-scaling-quiet").msid(QUIET).insert();
+            // Queued on the Down server, run by the Up one: its executing server counts.
+            stoppingElsewhere = rows.cluster("stopping-elsewhere", "Stopping");
+            executedElsewhereJob = rows.job().cmd(ClusterCommands.STOP).cluster(stoppingElsewhere, "uuid-stopping-elsewhere")
+                    .msids(DOWN, UP).insert();
+            // A server mshost does not show proves nothing.
+            stoppingUnknownServer = rows.cluster("stopping-unknown-server", "Stopping");
+            noServerRowJob = rows.job().cmd(ClusterCommands.STOP)
+                    .cluster(stoppingUnknownServer, "uuid-stopping-unknown-server").msid(UNKNOWN_SERVER).insert();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void scanListsTheJobsOfDepartedServersOnly(ToolDatabase db) throws SQLException {
+        build(db);
+        ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertEquals(0, text.code(), text.err());
+        String section = text.out().substring(text.out().indexOf("departed_server_jobs:"));
+        for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob)) {
+            assertTrue(section.contains("  job " + job + " "), job + " listed: " + section);
+        }
+        for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob)) {
+            assertFalse(section.contains("  job " + job + " "), job + " not listed: " + section);
+        }
+        assertTrue(section.contains("job " + oldJob + " ScaleKubernetesClusterCmd, Kubernetes cluster " + scalingOld
+                + ", created "), section);
+        assertTrue(section.contains("msid " + DOWN + " ms-" + DOWN + ": mshost shows it Down (Down, last heartbeat "), section);
+        assertTrue(section.contains("job " + vmJob + " StartVMCmd, not a Kubernetes cluster job"), section);
+        assertTrue(section.contains("msid " + SILENT + " ms-" + SILENT + ": it has sent no heartbeat for longer than"
+                + " cluster.heartbeat.threshold (Up, last heartbeat "), section);
+        assertTrue(section.contains("msid " + REMOVED + " ms-" + REMOVED + ": its mshost row is removed"), section);
+        assertTrue(section.contains("cks-state scan --fail-departed-jobs --apply"), section);
+        // Compat: the live-looking jobs keep their clusters; nothing is recovered yet.
+        assertTrue(text.out().contains("no stuck Kubernetes cluster"), text.out());
+
+        ToolRun json = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
+        String departed = json.out().substring(json.out().indexOf("\"departed_server_jobs\": ["));
+        assertTrue(departed.contains("{\"job_id\": " + oldJob + ", \"job_uuid\": \""), departed);
+        assertTrue(departed.contains("\"command\": \"" + ClusterCommands.SCALE + "\", \"cluster_job\": true, \"cluster_id\": "
+                + scalingOld + ", \"created\": \""), departed);
+        assertTrue(departed.contains("\"msid\": " + DOWN + ", \"server_name\": \"ms-" + DOWN + "\", \"server_state\": \"Down\""),
+                departed);
+        assertTrue(departed.contains("\"why_code\": \"DOWN\", \"action\": \"listed\"}"), departed);
+        assertTrue(departed.contains("\"cluster_job\": false, \"cluster_id\": null"), departed);
+        assertEquals(5, departed.split("\"job_id\"", -1).length - 1, departed);
+
+        ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), "scaling-old-server");
+        assertTrue(explain.out().contains("departed_server_jobs:") && explain.out().contains("  job " + oldJob + " "),
+                explain.out());
+        assertFalse(explain.out().contains("  job " + silentJob + " "), "another cluster's job: " + explain.out());
+        ToolRun explainLive = ToolRun.of("explain", "--jdbc-url", db.url(), "scaling-live");
+        assertFalse(explainLive.out().contains("departed_server_jobs:"), explainLive.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void failDepartedJobsIsADryRunWithoutApply(ToolDatabase db) throws SQLException {
+        build(db);
+        ToolRun dry = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs");
+        assertEquals(0, dry.code(), dry.err());
+        assertTrue(dry.out().contains("  job " + oldJob + " ") && dry.out().contains(": would fail (dry run; --apply to perform)"),
+                dry.out());
+        try (Connection c = db.connect()) {
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM async_job WHERE job_status <> 0"), "nothing written");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void applyFailsThemAsTheirServersStartWouldAndTheClustersAreRecovered(ToolDatabase db) throws SQLException {
+        build(db);
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().contains("  job " + oldJob + " ") && run.out().contains(": failed (530)"), run.out());
+        assertFalse(run.out().contains("CloudStack fails a server's jobs only"), "nothing left to advise: " + run.out());
+        try (Connection c = db.connect()) {
+            for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob)) {
+                long msid = job == silentJob ? SILENT : job == removedJob ? REMOVED : DOWN;
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 2"
+                        + " AND job_result_code = 530 AND job_result = '" + DepartedServerJobs.RESULT + "'"
+                        + " AND job_complete_msid = " + msid + " AND removed IS NOT NULL AND last_updated IS NOT NULL"),
+                        "job " + job + " failed as cleanupLeftOverJobs fails it");
+            }
+            for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob)) {
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 0"
+                        + " AND job_complete_msid IS NULL AND removed IS NULL"), "job " + job + " untouched");
+            }
+            CloudStackRows rows = CloudStackRows.on(c);
+            // The recovery pass of the same run sees them ended.
+            assertEquals("Alert", rows.state(scalingOld));
+            assertEquals("Alert", rows.state(upgradingSilent));
+            assertEquals("Alert", rows.state(startingRemoved));
+            assertEquals("Alert", rows.state(stoppingQueued));
+            assertEquals("Scaling", rows.state(scalingLive));
+            assertEquals("Scaling", rows.state(scalingQuiet));
+            assertEquals("Stopping", rows.state(stoppingElsewhere));
+            assertEquals("Stopping", rows.state(stoppingUnknownServer));
+        }
+        ToolRun again = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
+        assertFalse(again.out().contains("departed_server_jobs:"), "none left: " + again.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void theHeartbeatThresholdIsTheDeployments(ToolDatabase db) throws SQLException {
+        build(db);
+        try (Connection c = db.connect()) {
+            CloudStackRows.on(c).setting(CloudStackConfiguration.HEARTBEAT_THRESHOLD, "10000", "150000");
+        }
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertTrue(run.out().contains("  job " + quietJob + " "), "silent 20 s, past 10 s: " + run.out());
+        assertFalse(run.out().contains("  job " + liveJob + " "), run.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void aServerBackOrAJobEndedBeforeTheWriteIsMissedAndLeft(ToolDatabase db) throws SQLException {
+        build(db);
+        DepartedServerJobs departed = new DepartedServerJobs(CloudStackConfiguration.DEFAULT_HEARTBEAT_THRESHOLD_MILLIS);
+        List<DepartedServerJobs.Job> found;
+        try (Connection c = db.connect()) {
+            found = departed.find(c);
+            try (Statement st = c.createStatement()) {
+                // The silent server beats again, the Down server's old job ends on its own.
+                st.executeUpdate("UPDATE mshost SET last_update = " + org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock
+                        .utcNow(c) + " WHERE msid = " + SILENT);
+                st.executeUpdate("UPDATE async_job SET job_status = 1 WHERE id = " + oldJob);
+            }
+        }
+        List<DepartedServerJobs.Outcome> outcomes = departed.fail(db::connect, found);
+        for (DepartedServerJobs.Outcome o : outcomes) {
+            long job = o.job().jobId();
+            if (job == silentJob) {
+                assertEquals("its management server is back", o.missed());
+            } else if (job == oldJob) {
+                assertEquals("the job has ended", o.missed());
+            } else {
+                assertTrue(o.failed(), o.toString());
+            }
+        }
+        try (Connection c = db.connect()) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + silentJob + " AND job_status = 0"));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + oldJob + " AND job_status = 1"
+                    + " AND job_result_code = 0"), "an ended job is left as it ended");
+        }
+    }
+
+    /** CloudStack's own database: the failed job's sync queue item goes and its queue shrinks. */
+    @Test
+    void theJobsSyncQueueItemIsPurged() throws SQLException {
+        ToolDatabase db = ToolDatabase.MARIADB;
+        build(db);
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            st.executeUpdate("INSERT INTO sync_queue (id, sync_objtype, sync_objid, queue_proc_number, created, last_updated,"
+                    + " queue_size, queue_size_limit) VALUES (901, 'KubernetesCluster', " + scalingOld + ", 1, UTC_TIMESTAMP(),"
+                    + " UTC_TIMESTAMP(), 2, 1)");
+            st.executeUpdate("INSERT INTO sync_queue_item (queue_id, content_type, content_id, queue_proc_msid,"
+                    + " queue_proc_number, created) VALUES (901, 'AsyncJob', " + oldJob + ", " + DOWN + ", 1, UTC_TIMESTAMP())");
+            st.executeUpdate("INSERT INTO sync_queue_item (queue_id, content_type, content_id, created)"
+                    + " VALUES (901, 'AsyncJob', " + liveJob + ", UTC_TIMESTAMP())");
+        }
+        ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
+        assertEquals(0, run.code(), run.err());
+        try (Connection c = db.connect()) {
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM sync_queue_item WHERE content_id = " + oldJob));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM sync_queue_item WHERE content_id = " + liveJob));
+            assertEquals(1, count(c, "SELECT queue_size FROM sync_queue WHERE id = 901"), "the active item left the queue");
+        }
+    }
+
+    private static long count(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
