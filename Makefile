@@ -71,6 +71,7 @@ BENCH_JAVA = java -Dcks.state.library.path=$(CURDIR)/$(BENCH_OUT)/native-stage/t
 	-cp "$(BENCH_OUT)/test-classes:$(BENCH_OUT)/classes:$$(cat $(BENCH_OUT)/bench.classpath)"
 BENCH_COMMA := ,
 BENCH_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 scripts/mariadb.sh
+BENCH_CLOUDSTACK_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/bench-3427 scripts/cloudstack-db.sh
 
 .PHONY: bench bench-quick bench-build
 
@@ -78,7 +79,8 @@ bench-build: toolchains
 	cargo build --release --lib
 	cd java && $(MVN) -pl library -Pbench -Dcks.build.dir=target-bench test-compile
 
-# $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count.
+# $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count; $(4): async
+# job counts of the pass on CloudStack's own database (10,000 clusters).
 # cargo bench --profile release reuses the library built above (the bench profile would build it again).
 define run-bench
 	set -o pipefail; $(if $(filter quick,$(1)),CKS_BENCH_QUICK=1) cargo bench --profile release --bench core_decisions \
@@ -88,15 +90,19 @@ define run-bench
 	$(BENCH_DB) start
 	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.ScannerBenchmark "$$($(BENCH_DB) url)" $(2) $(3) \
 	  $(BENCH_OUT)/scanner-summary.md >$(BENCH_OUT)/scanner.log 2>&1; \
-	  rc=$$?; $(BENCH_DB) stop; [ $$rc -eq 0 ] || { tail -n 40 $(BENCH_OUT)/scanner.log; exit $$rc; }
-	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/scanner-summary.md
+	  rc=$$?; [ $$rc -eq 0 ] || { $(BENCH_DB) stop; tail -n 40 $(BENCH_OUT)/scanner.log; exit $$rc; }
+	$(BENCH_CLOUDSTACK_DB) load
+	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.CloudStackScaleBenchmark "$$($(BENCH_DB) url)" 10000 $(4) $(3) \
+	  $(BENCH_OUT)/cloudstack-scale-summary.md >$(BENCH_OUT)/cloudstack-scale.log 2>&1; \
+	  rc=$$?; $(BENCH_DB) stop; [ $$rc -eq 0 ] || { tail -n 40 $(BENCH_OUT)/cloudstack-scale.log; exit $$rc; }
+	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/scanner-summary.md; echo; cat $(BENCH_OUT)/cloudstack-scale-summary.md
 endef
 
 bench: bench-build
-	$(call run-bench,full,1000$(BENCH_COMMA)10000$(BENCH_COMMA)100000,5)
+	$(call run-bench,full,1000$(BENCH_COMMA)10000$(BENCH_COMMA)100000,5,1000000$(BENCH_COMMA)2000000)
 
 bench-quick: bench-build
-	$(call run-bench,quick,1000$(BENCH_COMMA)10000,3)
+	$(call run-bench,quick,1000$(BENCH_COMMA)10000,3,100000$(BENCH_COMMA)200000)
 
 # Long hostile-input and fault runs; `make test` runs the short versions of the same
 # tests. Knobs: SOAK_FUZZ_SECONDS (per libFuzzer target), SOAK_PROPTEST_CASES, SOAK_JUNK_CALLS (per

@@ -29,6 +29,7 @@
 # Environment: CKS_CLOUDSTACK_TARBALL (default ../shared/cloudstack/cloudstack-3d6cafe193.tar.gz
 # beside the repository).
 set -euo pipefail
+shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
@@ -445,7 +446,7 @@ cache_dir() {
 
 ensure_built() {
     local dir
-    dir="$(cache_dir)"
+    dir="$(cache_dir)" || exit 1
     if [ ! -f "$dir/cloudstack.sql.gz" ]; then
         (build "$(basename "$dir" | cut -d- -f1)" "$dir") >&2
     fi
@@ -454,7 +455,7 @@ ensure_built() {
 
 load() {
     local dump port
-    dump="$(ensure_built)"
+    dump="$(ensure_built)" || exit 1
     port="${CKS_MARIADB_PORT:-3407}"
     SOCK="/tmp/cks-mariadb-$port.sock"
     [ -S "$SOCK" ] || die "no server on $SOCK: run scripts/mariadb.sh start first"

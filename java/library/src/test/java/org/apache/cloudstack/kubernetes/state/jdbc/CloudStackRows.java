@@ -119,6 +119,13 @@ public final class CloudStackRows {
 
     // ---- parents CloudStack's foreign keys ask for
 
+    /** The zone, service offering and Kubernetes version the kit's clusters and VMs name (once). */
+    public void parents() throws SQLException {
+        try (Connection c = source.open()) {
+            parents(c);
+        }
+    }
+
     private static void parents(Connection c) throws SQLException {
         if (!isCloudStackDatabase(c)) {
             return;
