@@ -1,7 +1,5 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +87,7 @@ public final class CloudStackScaleBenchmark {
             }
             populateClusters(admin, clusters);
             Connection real = DriverManager.getConnection(url);
-            ConnectionSource pooled = pooled(real);
+            ConnectionSource pooled = SharedConnection.of(real, true);
             for (long jobs : jobCounts) {
                 long inProgress = populateJobs(admin, clusters, jobs);
                 StatementCounter counter = new StatementCounter(pooled);
@@ -373,25 +371,5 @@ public final class CloudStackScaleBenchmark {
 
     private static String uuid(long id) {
         return String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", id);
-    }
-
-    /** The one connection of the pass, handed out like a pool's (close() keeps it open). */
-    private static ConnectionSource pooled(Connection real) {
-        Connection handle = (Connection) Proxy.newProxyInstance(CloudStackScaleBenchmark.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("close")) {
-                        if (!real.getAutoCommit()) {
-                            real.rollback();
-                            real.setAutoCommit(true);
-                        }
-                        return null;
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        return () -> handle;
     }
 }

@@ -1,8 +1,6 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -283,27 +281,11 @@ public final class ScannerBenchmark {
     }
 
     /**
-     * One long-lived connection handed out like a pool's: close() returns it instead of closing,
-     * so neither implementation pays a connection set-up per pass (the management server pools).
+     * One long-lived connection handed out like a pool's, so neither implementation pays a
+     * connection set-up per pass (the management server pools).
      */
     private static ConnectionSource pooled(String url) throws SQLException {
-        Connection real = DriverManager.getConnection(url);
-        Connection handle = (Connection) Proxy.newProxyInstance(ScannerBenchmark.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("close")) {
-                        if (!real.getAutoCommit()) {
-                            real.rollback();
-                            real.setAutoCommit(true);
-                        }
-                        return null;
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        return () -> handle;
+        return SharedConnection.of(DriverManager.getConnection(url), true);
     }
 
     /** Multi-row INSERTs of ROWS_PER_INSERT rows each. */

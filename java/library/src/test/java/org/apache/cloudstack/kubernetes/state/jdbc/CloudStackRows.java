@@ -61,18 +61,7 @@ public final class CloudStackRows {
 
     /** Every write on {@code c}, in its transaction (the caller commits and closes it). */
     public static CloudStackRows on(Connection c) {
-        Connection unclosable = (Connection) java.lang.reflect.Proxy.newProxyInstance(
-                CloudStackRows.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("close")) {
-                        return null;
-                    }
-                    try {
-                        return method.invoke(c, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        return new CloudStackRows(() -> unclosable);
+        return new CloudStackRows(SharedConnection.of(c, false));
     }
 
     /** True on CloudStack's own database (it has a zone table), false on H2's stand-in. */

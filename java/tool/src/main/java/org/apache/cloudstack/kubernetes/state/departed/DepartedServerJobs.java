@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
@@ -107,13 +108,13 @@ public final class DepartedServerJobs {
             ps.setLong(1, thresholdMillis);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String removed = text(rs.getObject(8));
+                    String removed = DatabaseTime.text(rs.getObject(8));
                     String state = rs.getString(7);
                     long age = rs.getLong(10);
                     Long silent = rs.wasNull() ? null : age;
                     Why why = removed != null ? Why.REMOVED : "Down".equalsIgnoreCase(state) ? Why.DOWN : Why.SILENT;
-                    jobs.add(new Job(rs.getLong(1), rs.getString(2), rs.getString(3), null, text(rs.getObject(4)),
-                            rs.getLong(5), rs.getString(6), state, removed, text(rs.getObject(9)), silent, why));
+                    jobs.add(new Job(rs.getLong(1), rs.getString(2), rs.getString(3), null, DatabaseTime.text(rs.getObject(4)),
+                            rs.getLong(5), rs.getString(6), state, removed, DatabaseTime.text(rs.getObject(9)), silent, why));
                 }
             }
         }
@@ -222,15 +223,5 @@ public final class DepartedServerJobs {
                 ps.executeUpdate();
             }
         }
-    }
-
-    /** A date or time column as the database gives it, without fractions of a second. */
-    private static String text(Object value) {
-        if (value == null) {
-            return null;
-        }
-        String s = value.toString().replace('T', ' ');
-        int dot = s.indexOf('.');
-        return dot > 0 ? s.substring(0, dot) : s;
     }
 }

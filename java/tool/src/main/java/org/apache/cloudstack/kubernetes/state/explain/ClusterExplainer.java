@@ -12,6 +12,7 @@ import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
+import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
@@ -144,7 +145,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     found.add(new ClusterExplanation.Cluster(rs.getLong(1), rs.getString(2), rs.getString(3),
-                            strip(rs.getString(4)), rs.getString(5), text(rs.getObject(6)),
+                            strip(rs.getString(4)), rs.getString(5), DatabaseTime.text(rs.getObject(6)),
                             fencedColumns ? rs.getLong(7) : null, fencedColumns ? nullableLong(rs, 8) : null,
                             fencedColumns ? nullableLong(rs, 9) : null, fencedColumns ? nullableLong(rs, 10) : null));
                 }
@@ -197,7 +198,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                     boolean byInstance = rs.getObject(11) != null;
                     out.add(new ClusterExplanation.Job(rs.getLong(1), rs.getString(2), rs.getInt(3),
                             nullableInt(rs, 4), rs.getString(5), nullableLong(rs, 6), nullableLong(rs, 7),
-                            text(rs.getObject(8)), text(rs.getObject(9)), text(rs.getObject(10)),
+                            DatabaseTime.text(rs.getObject(8)), DatabaseTime.text(rs.getObject(9)),
+                            DatabaseTime.text(rs.getObject(10)),
                             byInstance ? "instance_id" : "job_cmd_info"));
                 }
             }
@@ -233,7 +235,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new ClusterExplanation.Server(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-                            text(rs.getObject(5)), text(rs.getObject(6))));
+                            DatabaseTime.text(rs.getObject(5)), DatabaseTime.text(rs.getObject(6))));
                 }
             }
         }
@@ -252,15 +254,5 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
 
     private static String strip(String s) {
         return s == null ? null : s.strip();
-    }
-
-    /** A date or time column as the database gives it, without fractions of a second. */
-    private static String text(Object value) {
-        if (value == null) {
-            return null;
-        }
-        String s = value.toString().replace('T', ' ');
-        int dot = s.indexOf('.');
-        return dot > 0 ? s.substring(0, dot) : s;
     }
 }

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.jdbc.JobShape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -132,6 +133,35 @@ class ScanCommandTest {
         assertEquals("Scaling", after.get("external"));
         ToolRun second = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
         assertEquals("mode: compat (auto: the schema has no fence columns)\nno stuck Kubernetes cluster\n", second.out());
+    }
+
+    @ParameterizedTest(name = "{0} a live job of every release's shape keeps its cluster; scan and explain agree")
+    @EnumSource(ToolDatabase.class)
+    void aLiveJobOfEveryShapeKeepsItsCluster(ToolDatabase db) throws Exception {
+        db.reset();
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = CloudStackRows.on(c);
+            rows.mshost(7001, "Up", 1);
+            for (JobShape shape : JobShape.values()) {
+                for (String cmd : List.of(ClusterCommands.SCALE, ClusterCommands.UPGRADE, ClusterCommands.REMOVE_NODES)) {
+                    String name = (shape + "-" + cmd.substring(cmd.lastIndexOf('.') + 1)).toLowerCase(java.util.Locale.ROOT);
+                    long id = cluster(c, name, "Scaling", "CloudManaged", false);
+                    ids.put(name + "-job", rows.job().shape(shape).cmd(cmd).cluster(id, "uuid-" + name).msid(7001).insert());
+                }
+            }
+            cluster(c, "stuck", "Scaling", "CloudManaged", false);
+        }
+        ToolRun scan = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertEquals(0, scan.code(), scan.err());
+        assertEquals(1, scan.out().lines().filter(l -> l.contains(": Scaling -> Alert:")).count(), scan.out());
+        assertTrue(scan.out().contains("uuid-stuck stuck: Scaling -> Alert"), scan.out());
+        for (String name : ids.keySet().stream().filter(n -> n.endsWith("-job")).toList()) {
+            String cluster = name.substring(0, name.length() - "-job".length());
+            ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), cluster);
+            assertTrue(explain.out().contains("  " + ids.get(name) + " "), explain.out());
+            assertTrue(explain.out().contains("verdict: LEAVE: the compat scanner leaves it: IN_PROGRESS job(s) ["
+                    + ids.get(name) + "] name it"), explain.out());
+        }
     }
 
     @ParameterizedTest(name = "{0} a job of unknown cluster (malformed job_cmd_info) makes the scan wait")

@@ -1,0 +1,17 @@
+package org.apache.cloudstack.kubernetes.state.text;
+
+/** A date or time column as the tool prints it: as the database gives it, without fractions of a second. */
+public final class DatabaseTime {
+    private DatabaseTime() {
+    }
+
+    /** The column's value as text ({@code 2026-12-01 09:14:02}), or null. */
+    public static String text(Object value) {
+        if (value == null) {
+            return null;
+        }
+        String s = value.toString().replace('T', ' ');
+        int dot = s.indexOf('.');
+        return dot > 0 ? s.substring(0, dot) : s;
+    }
+}
