@@ -156,7 +156,15 @@ final class OperationRunner {
         events.completing(op, tracker.clusterId);
         server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
-            boolean hit = completion.run();
+            boolean hit;
+            try {
+                hit = completion.run();
+            } catch (SQLException | StateStoreException e) {
+                // The worker ends here; under the lock, so that no operation that enters after a
+                // completion that did commit (and only failed to answer) is counted beside it.
+                tracker.active.remove(active);
+                throw e;
+            }
             events.completed(op, tracker.clusterId, moved, hit, !ok);
             if (moved) {
                 latency.add(System.nanoTime() - start);

@@ -143,8 +143,9 @@ class ScanCommandTest {
             CloudStackRows rows = CloudStackRows.on(c);
             rows.mshost(7001, "Up", 1);
             for (JobShape shape : JobShape.values()) {
-                for (String cmd : List.of(ClusterCommands.SCALE, ClusterCommands.UPGRADE, ClusterCommands.REMOVE_NODES)) {
-                    String name = (shape + "-" + cmd.substring(cmd.lastIndexOf('.') + 1)).toLowerCase(java.util.Locale.ROOT);
+                List<String> commands = List.of(ClusterCommands.SCALE, ClusterCommands.UPGRADE, ClusterCommands.REMOVE_NODES);
+                for (String cmd : commands) {
+                    String name = "shape" + shape.ordinal() + "-cmd" + commands.indexOf(cmd);
                     long id = cluster(c, name, "Scaling", "CloudManaged", false);
                     ids.put(name + "-job", rows.job().shape(shape).cmd(cmd).cluster(id, "uuid-" + name).msid(7001).insert());
                 }
