@@ -1,9 +1,12 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 
 /** The IN_PROGRESS jobs of departed management servers as scan and explain print them. */
@@ -24,6 +27,13 @@ final class DepartedReport {
     }
 
     private DepartedReport() {
+    }
+
+    /** The overdue operations whose job is not a departed server's (that one is listed, with its own advice). */
+    static List<OverdueOperations.Overdue> withoutDeparted(List<OverdueOperations.Overdue> overdue, List<Row> departed) {
+        Set<Long> gone = new HashSet<>();
+        departed.forEach(r -> gone.add(r.job().jobId()));
+        return overdue.stream().filter(o -> !gone.contains(o.jobId())).toList();
     }
 
     static List<Row> listed(List<DepartedServerJobs.Job> jobs, Action action) {

@@ -81,8 +81,8 @@ final class ScanCommand implements Callable<Integer> {
                     : apply ? DepartedReport.applied(departedJobs.fail(db.source(), gone))
                     : DepartedReport.listed(gone, DepartedReport.Action.WOULD_FAIL);
             result = new StuckClusterScan<>(machine, db.source(), mode.mode()).run(apply);
-            overdue = new OverdueOperations(machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter)
-                    .find(c);
+            overdue = DepartedReport.withoutDeparted(new OverdueOperations(machine.orphanStates().stream()
+                    .map(Enum::name).toList(), overdueAfter).find(c), departed);
         } catch (SQLException | StateStoreException e) {
             throw new ToolFailure((apply ? "recovering the stuck clusters of " : "reading the clusters of ")
                     + db.describe() + ": " + DatabaseErrors.reason(e));

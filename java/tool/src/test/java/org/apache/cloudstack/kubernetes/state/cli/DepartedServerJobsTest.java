@@ -63,7 +63,7 @@ class DepartedServerJobsTest {
             // A 4.19.0 server's scale: instance_type 'None', the cluster only in job_cmd_info.
             scalingOld = rows.cluster("scaling-old-server", "Scaling");
             oldJob = rows.job().shape(JobShape.BEFORE_4_19_1).cluster(scalingOld, "uuid-scaling-old-server")
-                    .msid(DOWN).age(3000).insert();
+                    .msid(DOWN).age(4000).insert(); // past the scale timeout, but no live operation: not overdue
             upgradingSilent = rows.cluster("upgrading-silent", "Upgrading");
             silentJob = rows.job().cmd(ClusterCommands.UPGRADE).cluster(upgradingSilent, "uuid-upgrading-silent")
                     .msid(SILENT).age(300).insert();
@@ -114,6 +114,7 @@ class DepartedServerJobsTest {
         assertTrue(section.contains("cks-state scan --fail-departed-jobs --apply"), section);
         // Compat: the live-looking jobs keep their clusters; nothing is recovered yet.
         assertTrue(text.out().contains("no stuck Kubernetes cluster"), text.out());
+        assertFalse(text.out().contains("overdue:"), "a departed server's job is no live overdue operation: " + text.out());
 
         ToolRun json = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
         String departed = json.out().substring(json.out().indexOf("\"departed_server_jobs\": ["));
@@ -129,6 +130,7 @@ class DepartedServerJobsTest {
         ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), "scaling-old-server");
         assertTrue(explain.out().contains("departed_server_jobs:") && explain.out().contains("  job " + oldJob + " "),
                 explain.out());
+        assertFalse(explain.out().contains("overdue:"), explain.out());
         assertFalse(explain.out().contains("  job " + silentJob + " "), "another cluster's job: " + explain.out());
         ToolRun explainLive = ToolRun.of("explain", "--jdbc-url", db.url(), "scaling-live");
         assertFalse(explainLive.out().contains("departed_server_jobs:"), explainLive.out());
