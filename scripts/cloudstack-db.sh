@@ -33,7 +33,7 @@ shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
-CACHE_ROOT="${CKS_CACHE_DIR:-$HOME/.cache/cks-state}/cloudstack-db"
+CACHE_ROOT="${CKS_CACHE_DIR:-${HOME:-/tmp}/.cache/cks-state}/cloudstack-db"
 BUILD_PORT=3437
 BUILD_DIR="$ROOT/.mariadb/cloudstack-db-$BUILD_PORT"
 # The management server's session (utils/conf/db.properties, db.cloud.url.params).

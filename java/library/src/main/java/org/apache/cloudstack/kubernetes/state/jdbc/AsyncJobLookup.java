@@ -170,8 +170,9 @@ public final class AsyncJobLookup {
         Map<String, Long> out = new HashMap<>();
         List<String> all = new ArrayList<>(uuids);
         for (int from = 0; from < all.size(); from += UUID_CHUNK) {
-            // Each uuid as written, in lower and in upper case: the unique index still serves, and a
-            // database whose collation compares case (H2) finds what MySQL's default collation finds.
+            // Each uuid as written, in lower and in upper case: a database whose collation compares
+            // case (H2) finds what MySQL's default collation finds. CloudStack has no index on
+            // kubernetes_cluster.uuid: each chunk reads the cluster table once.
             Set<String> variants = new LinkedHashSet<>();
             for (String u : all.subList(from, Math.min(all.size(), from + UUID_CHUNK))) {
                 variants.add(u);
