@@ -20,7 +20,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
  * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's
  * ({@code cloudstack-standin.sql}: kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
  * async_job, mshost, configuration, with CloudStack 4.22's names and types of the columns they
- * have, and no foreign keys): H2, embedded, and the simulator's own scratch databases. A real
+ * have, no foreign keys to tables outside it): H2, embedded, and the simulator's own scratch databases. A real
  * deployment, and the MariaDB tests ({@code scripts/cloudstack-db.sh}), have CloudStack's own.
  * Also the DDL of cks-state's own optional history table ({@code state-history.sql}:
  * cks_state_history). The same files run on MariaDB / MySQL and on H2 in MySQL mode

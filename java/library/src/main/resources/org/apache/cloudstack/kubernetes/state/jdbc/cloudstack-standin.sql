@@ -8,7 +8,9 @@
 --
 -- Deviations from CloudStack's tables:
 --  * only the tables and columns cks-state, its tests and its simulator use;
---  * no foreign keys (no zone, account, offering, template or network tables);
+--  * no foreign keys to tables outside the stand-in (no zone, account, offering, template or
+--    network tables); the one of kubernetes_cluster_vm_map to kubernetes_cluster is CloudStack's;
+--  * a unique key on kubernetes_cluster.uuid, which CloudStack's table lacks;
 --  * NOT NULL columns the library never reads get a DEFAULT so that the simulator inserts short rows.
 -- The library itself only reads kubernetes_cluster(id, uuid, state, removed, cluster_type, node
 -- counts), async_job(job_status, job_cmd, instance_type, instance_id, job_cmd_info, msids),

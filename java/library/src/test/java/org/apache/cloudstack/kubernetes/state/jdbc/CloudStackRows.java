@@ -71,7 +71,8 @@ public final class CloudStackRows {
 
     /**
      * Deletes what the kit and the tests wrote: every cluster, node VM, job, sync queue and its
-     * items, and management server, and the {@link #SETTINGS}; the rows CloudStack's own SQL wrote stay. On CloudStack's
+     * items, and management server, and the {@link #SETTINGS}; the rows CloudStack's own SQL wrote
+     * stay, as do the zone, service offering and Kubernetes version the kit writes once. On CloudStack's
      * database, checks first that it is one (version 4.22.0.0): else it fails naming the script.
      */
     public static void reset(Connection c) throws SQLException {
@@ -451,7 +452,7 @@ public final class CloudStackRows {
             return this;
         }
 
-        /** Up, Down, PreparingToShutDown, ReadyToShutDown, ShuttingDown. */
+        /** Up, Down, PreparingForMaintenance, Maintenance, PreparingForShutDown, ReadyToShutDown, ShuttingDown. */
         public Server state(String msState) {
             this.state = msState;
             return this;

@@ -56,7 +56,8 @@ class SchemaTest {
                 Map<String, String> theirs = columns(real, table);
                 assertFalse(theirs.isEmpty(), "CloudStack's database has " + table);
                 columns(standIn, table).forEach((column, type) -> {
-                    if (!type.equals(theirs.get(column))) {
+                    // cks-state's own fence columns come and go with the fenced mode's migration.
+                    if (!CloudStackSchema.FENCE_COLUMNS.contains(column) && !type.equals(theirs.get(column))) {
                         differences.add(table + "." + column + ": stand-in " + type + ", CloudStack " + theirs.get(column));
                     }
                 });

@@ -1,6 +1,5 @@
 package org.apache.cloudstack.kubernetes.state.cli;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -18,8 +17,10 @@ final class DepartedReport {
         /** --fail-departed-jobs without --apply. */
         WOULD_FAIL,
         FAILED,
-        /** --fail-departed-jobs --apply, and the compare-and-set missed. */
-        MISSED
+        /** --fail-departed-jobs --apply, and the compare-and-set missed (or a database error). */
+        MISSED,
+        /** --fail-departed-jobs, with or without --apply: no Kubernetes cluster job, left to its server's start. */
+        LEFT
     }
 
     /** One listed job and what was done to it; {@code missed} says why a compare-and-set missed. */
@@ -31,17 +32,20 @@ final class DepartedReport {
 
     /** The overdue operations whose job is not a departed server's (that one is listed, with its own advice). */
     static List<OverdueOperations.Overdue> withoutDeparted(List<OverdueOperations.Overdue> overdue, List<Row> departed) {
-        Set<Long> gone = new HashSet<>();
-        departed.forEach(r -> gone.add(r.job().jobId()));
+        Set<Long> gone = DepartedServerJobs.ids(departed.stream().map(Row::job).toList());
         return overdue.stream().filter(o -> !gone.contains(o.jobId())).toList();
     }
 
     static List<Row> listed(List<DepartedServerJobs.Job> jobs, Action action) {
-        return jobs.stream().map(j -> new Row(j, action, null)).toList();
+        return jobs.stream().map(j -> new Row(j, action == Action.WOULD_FAIL && !j.clusterJob() ? Action.LEFT : action,
+                null)).toList();
     }
 
     static List<Row> applied(List<DepartedServerJobs.Outcome> outcomes) {
-        return outcomes.stream().map(o -> new Row(o.job(), o.failed() ? Action.FAILED : Action.MISSED, o.missed())).toList();
+        return outcomes.stream().map(o -> o.failed() ? new Row(o.job(), Action.FAILED, null)
+                : !o.job().clusterJob() ? new Row(o.job(), Action.LEFT, null)
+                : new Row(o.job(), Action.MISSED, o.error() == null ? o.missed()
+                        : o.missed() + ": " + DatabaseErrors.reason(o.error()))).toList();
     }
 
     /** A section of its own (nothing when there is none). */
@@ -61,15 +65,18 @@ final class DepartedReport {
                         case WOULD_FAIL -> ": would fail (dry run; --apply to perform)";
                         case FAILED -> ": failed (530)";
                         case MISSED -> ": missed, left (" + r.missed() + ")";
+                        case LEFT -> ": left to its server's start, which also cleans up its resources";
                     }));
         }
-        boolean pending = rows.stream().anyMatch(r -> r.action() == Action.LISTED || r.action() == Action.WOULD_FAIL);
+        boolean pending = rows.stream().anyMatch(r -> r.action() != Action.FAILED);
         if (pending) {
-            out.append("  CloudStack fails a server's jobs only when that server starts again; a peer that sees it leave does\n"
-                    + "  not (AsyncJobManagerImpl.onManagementNodeLeft passes the mshost row id, not the msid). Until then the\n"
-                    + "  status scanner never recovers a cluster such a job names. Start that management server again, or run\n"
-                    + "  cks-state scan --fail-departed-jobs --apply, which fails these jobs as its start would (result 530);\n"
-                    + "  the recovery pass that follows then sees them ended.\n");
+            out.append("  CloudStack fails a server's jobs when that server starts again; a peer that sees it leave does not\n"
+                    + "  (AsyncJobManagerImpl.onManagementNodeLeft passes the mshost row id, not the msid), and they stay\n"
+                    + "  IN_PROGRESS until a peer's job GC deletes them (job.expire.minutes, default a day): until then the\n"
+                    + "  status scanner recovers no cluster such a job names. Start that management server again (its start\n"
+                    + "  also cleans up the resources of its other jobs), or run cks-state scan --fail-departed-jobs --apply,\n"
+                    + "  which fails the Kubernetes cluster jobs as its start would (result 530); the recovery pass that\n"
+                    + "  follows then sees them ended.\n");
         }
         return out.toString();
     }

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
                 + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job. Also lists"
                 + " live operations past CloudStack's time limit (never written), and the IN_PROGRESS jobs of management"
                 + " servers that are gone (Down, removed, or silent past cluster.heartbeat.threshold), which CloudStack"
-                + " fails only when that server starts again: --fail-departed-jobs --apply fails them as that start"
-                + " would, before the recovery pass."})
+                + " fails when that server starts again: --fail-departed-jobs --apply fails their Kubernetes cluster jobs"
+                + " as that start would, before the recovery pass."})
 final class ScanCommand implements Callable<Integer> {
     /** Output formats. */
     enum Format { text, json }
@@ -53,8 +53,9 @@ final class ScanCommand implements Callable<Integer> {
                     + " recover) when its job has run longer than this (default: ${DEFAULT-VALUE})")
     long overdueAfter;
 
-    @Option(names = "--fail-departed-jobs", description = "fail the IN_PROGRESS jobs of departed management servers as"
-            + " CloudStack's cleanupLeftOverJobs does at that server's start (with --apply; a dry run without)")
+    @Option(names = "--fail-departed-jobs", description = "fail the IN_PROGRESS Kubernetes cluster jobs of departed"
+            + " management servers as CloudStack's cleanupLeftOverJobs does at that server's start (with --apply; a dry"
+            + " run without)")
     boolean failDepartedJobs;
 
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")

@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
@@ -20,21 +22,24 @@ import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
  * ends them.
  *
  * <p>A job runs on its server: {@code job_executing_msid}, else {@code job_init_msid}
- * ({@code AsyncJobDaoImpl.getResetJobs}). CloudStack fails a server's IN_PROGRESS jobs only when
- * that server starts again ({@code AsyncJobManagerImpl.start} calls {@code cleanupLeftOverJobs}
- * with its msid). A peer that sees it leave means to do the same, but passes the {@code mshost}
- * row id where the jobs hold the msid ({@code onManagementNodeLeft}), so the jobs of a server that
- * never comes back stay IN_PROGRESS for good, and the status scanner never recovers a cluster such
+ * ({@code AsyncJobDaoImpl.getResetJobs}). CloudStack fails a server's IN_PROGRESS jobs when that
+ * server starts again ({@code AsyncJobManagerImpl.start} calls {@code cleanupLeftOverJobs} with its
+ * msid). A peer that sees it leave means to do the same, but passes the {@code mshost} row id where
+ * the jobs hold the msid ({@code onManagementNodeLeft}), so the jobs of a server that never comes
+ * back stay IN_PROGRESS until a peer's job garbage collector deletes them, {@code job.expire.minutes}
+ * (default a day) after they were created; until then the status scanner recovers no cluster such
  * a job names.
  *
- * <p>A server is gone when its {@code mshost} row is Down, removed, or has had no heartbeat for
- * longer than {@code cluster.heartbeat.threshold}, in database time: the status scanner's own
- * judgement of an owner. A job whose msid has no {@code mshost} row, or a row without any
- * heartbeat, proves nothing and is not listed. {@link #fail} does to one job what
+ * <p>A server is gone when its {@code mshost} row is Down, removed, or has sent no heartbeat for
+ * longer than {@code cluster.heartbeat.threshold}, in database time (the signals of the status
+ * scanner's owner check), and is not Up with a fresh heartbeat: a row that is Up and beating is
+ * never gone, whatever else it says. A job whose msid has no {@code mshost} row proves nothing and
+ * is not listed. {@link #fail} ends only Kubernetes cluster jobs, and does to each what
  * {@code cleanupLeftOverJobs} does when its server starts: FAILED, result code 530 and its text,
- * {@code job_complete_msid} the server's msid, {@code last_updated} and {@code removed} now, and
- * the job's sync queue item purged; by compare-and-set on {@code job_status = 0}, with the server's
- * row locked and still gone.
+ * {@code job_complete_msid} the server's msid, {@code last_updated} and {@code removed} now, and the
+ * job's sync queue item purged; by compare-and-set on {@code job_status = 0}, with the server's row
+ * locked and still gone. Other jobs are left to the server's own start, which also moves their VMs,
+ * volumes and snapshots out of their transitional states ({@code cleanupResources}).
  */
 public final class DepartedServerJobs {
     /** {@code ApiErrorCode.INTERNAL_ERROR}'s HTTP code, which {@code cleanupLeftOverJobs} writes. */
@@ -76,8 +81,11 @@ public final class DepartedServerJobs {
         }
     }
 
-    /** What {@link #fail} did to one job: failed, or missed and why (the job ended, or its server is back). */
-    public record Outcome(Job job, boolean failed, String missed) {
+    /**
+     * What {@link #fail} did to one job: failed, or left and why (the job ended, its server is back,
+     * it is no cluster job, or {@code error}, a database error, which is not printed as it came).
+     */
+    public record Outcome(Job job, boolean failed, String missed, SQLException error) {
     }
 
     private final long thresholdMillis;
@@ -90,22 +98,45 @@ public final class DepartedServerJobs {
         this.thresholdMillis = thresholdMillis;
     }
 
-    /** The gone condition on {@code mshost m}, with one parameter, the threshold in ms; {@code now} is the clock's SQL. */
+    /** The gone condition on {@code mshost m}, with two parameters, the threshold in ms; {@code now} is the clock's SQL. */
     private static String gone(String now) {
-        return "(m.removed IS NOT NULL OR m.state = 'Down'"
-                + " OR TIMESTAMPDIFF(SECOND, m.last_update, " + now + ") * 1000 > ?)";
+        String silent = "TIMESTAMPDIFF(SECOND, m.last_update, " + now + ") * 1000 > ?";
+        return "((m.removed IS NOT NULL OR m.state = 'Down' OR " + silent + ") AND NOT (m.state = 'Up' AND NOT ("
+                + silent + ")))";
     }
 
-    /** Every IN_PROGRESS job of a departed server, oldest first. Reads only. */
+    private int bindGone(PreparedStatement ps, int first) throws SQLException {
+        ps.setLong(first, thresholdMillis);
+        ps.setLong(first + 1, thresholdMillis);
+        return first + 2;
+    }
+
+    /**
+     * Every IN_PROGRESS job of a departed server, oldest first. Reads only: {@code mshost} first,
+     * and {@code async_job} only when a server is gone (then whole: CloudStack has no index on the
+     * msids of a job, and reads them the same way at a server's start).
+     */
     public List<Job> find(Connection c) throws SQLException {
         String now = DatabaseClock.utcNow(c);
+        List<Long> goneServers = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT m.msid FROM mshost m WHERE " + gone(now))) {
+            bindGone(ps, 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    goneServers.add(rs.getLong(1));
+                }
+            }
+        }
+        List<Job> jobs = new ArrayList<>();
+        if (goneServers.isEmpty()) {
+            return jobs;
+        }
         String sql = "SELECT j.id, j.uuid, j.job_cmd, j.created, m.msid, m.name, m.state, m.removed, m.last_update,"
                 + " TIMESTAMPDIFF(SECOND, m.last_update, " + now + ")"
                 + " FROM async_job j JOIN mshost m ON m.msid = COALESCE(j.job_executing_msid, j.job_init_msid)"
                 + " WHERE j.job_status = " + AsyncJobLookup.IN_PROGRESS + " AND " + gone(now) + " ORDER BY j.id";
-        List<Job> jobs = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, thresholdMillis);
+            bindGone(ps, 1);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String removed = DatabaseTime.text(rs.getObject(8));
@@ -138,13 +169,19 @@ public final class DepartedServerJobs {
     }
 
     /**
-     * Fails each job as {@code cleanupLeftOverJobs} does when its server starts, each in a
-     * transaction of its own: the server's {@code mshost} row locked and checked still gone, then
-     * the compare-and-set on {@code job_status = 0}, then its sync queue item purged.
+     * Fails each Kubernetes cluster job of {@code jobs} as {@code cleanupLeftOverJobs} does when its
+     * server starts, each in a transaction of its own: the server's {@code mshost} row locked and
+     * checked still gone, then the compare-and-set on {@code job_status = 0}, then its sync queue
+     * item purged. Other jobs are left (and reported so); a database error on one job is that
+     * job's outcome, and the others are still tried.
      */
-    public List<Outcome> fail(ConnectionSource source, List<Job> jobs) throws SQLException {
+    public List<Outcome> fail(ConnectionSource source, List<Job> jobs) {
         List<Outcome> out = new ArrayList<>(jobs.size());
         for (Job job : jobs) {
+            if (!job.clusterJob()) {
+                out.add(new Outcome(job, false, NOT_A_CLUSTER_JOB, null));
+                continue;
+            }
             try (Connection c = source.open()) {
                 c.setAutoCommit(false);
                 try {
@@ -155,9 +192,22 @@ public final class DepartedServerJobs {
                     c.rollback();
                     throw e;
                 }
+            } catch (SQLException e) {
+                out.add(new Outcome(job, false, "a database error", e));
             }
         }
         return out;
+    }
+
+    /** Why {@link #fail} leaves a job that is no Kubernetes cluster job. */
+    public static final String NOT_A_CLUSTER_JOB = "not a Kubernetes cluster job: its server's start also cleans up"
+            + " its resources";
+
+    /** The ids of {@code jobs}: a departed server's job is no live operation (overdue lists skip them). */
+    public static Set<Long> ids(List<Job> jobs) {
+        Set<Long> ids = new HashSet<>();
+        jobs.forEach(j -> ids.add(j.jobId()));
+        return ids;
     }
 
     private Outcome failOne(Connection c, Job job) throws SQLException {
@@ -165,10 +215,10 @@ public final class DepartedServerJobs {
         try (PreparedStatement lock = c.prepareStatement("SELECT m.msid FROM mshost m WHERE m.msid = ? AND "
                 + gone(now) + " FOR UPDATE")) {
             lock.setLong(1, job.msid());
-            lock.setLong(2, thresholdMillis);
+            bindGone(lock, 2);
             try (ResultSet rs = lock.executeQuery()) {
                 if (!rs.next()) {
-                    return new Outcome(job, false, "its management server is back");
+                    return new Outcome(job, false, "its management server is back", null);
                 }
             }
         }
@@ -182,11 +232,11 @@ public final class DepartedServerJobs {
             ps.setLong(4, job.jobId());
             ps.setLong(5, job.msid());
             if (ps.executeUpdate() == 0) {
-                return new Outcome(job, false, "the job has ended");
+                return new Outcome(job, false, "the job has ended", null);
             }
         }
         purgeQueueItem(c, job.jobId(), now);
-        return new Outcome(job, true, null);
+        return new Outcome(job, true, null, null);
     }
 
     /** {@code SyncQueueManagerImpl.purgeAsyncJobQueueItemId}: the job's queue item goes, an active one shrinks its queue. */

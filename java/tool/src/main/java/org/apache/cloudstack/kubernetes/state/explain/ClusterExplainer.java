@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -84,9 +83,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             departed = new DepartedServerJobs(machine.heartbeatThresholdMillis()).find(c).stream()
                     .filter(j -> j.clusterJob() && (j.clusterId() == id || j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER))
                     .toList();
-            Set<Long> departedJobs = new HashSet<>();
-            departed.forEach(j -> departedJobs.add(j.jobId()));
             // A departed server's job is listed there, with its own advice, not as a live overdue one.
+            Set<Long> departedJobs = DepartedServerJobs.ids(departed);
             late = overdue.find(c).stream().filter(o -> o.id() == id && !departedJobs.contains(o.jobId())).toList();
         }
         return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late, departed);

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The jobs of management servers that never come back (CloudStack's onManagementNodeLeft fails
  * them by the wrong id): scan and explain list them, and scan --fail-departed-jobs --apply ends
- * them as cleanupLeftOverJobs does at that server's start, after which the recovery pass recovers
- * their clusters. Never a job of a server that is Up with a fresh heartbeat.
+ * their Kubernetes cluster jobs as cleanupLeftOverJobs does at that server's start, after which the
+ * recovery pass recovers their clusters. Never a job of a server that is Up with a fresh heartbeat,
+ * even a removed one.
  */
 class DepartedServerJobsTest {
     private static final long UP = 7001;
@@ -30,6 +31,7 @@ class DepartedServerJobsTest {
     private static final long REMOVED = 7003;
     private static final long SILENT = 7004;
     private static final long QUIET = 7005;
+    private static final long UP_REMOVED = 7006;
     private static final long UNKNOWN_SERVER = 7999;
 
     private long scalingOld;
@@ -49,6 +51,8 @@ class DepartedServerJobsTest {
     private long quietJob;
     private long executedElsewhereJob;
     private long noServerRowJob;
+    private long upRemovedJob;
+    private long scalingUpRemoved;
 
     /** Five servers (Up, Down, removed, silent 200 s, quiet 20 s) and IN_PROGRESS jobs on each. */
     private void build(ToolDatabase db) throws SQLException {
@@ -57,7 +61,9 @@ class DepartedServerJobsTest {
             CloudStackRows rows = CloudStackRows.on(c);
             rows.mshost(UP).state("Up").runid(11).insert();
             rows.mshost(DOWN).state("Down").runid(12).heartbeatAge(4000).insert();
-            rows.mshost(REMOVED).state("Up").runid(13).heartbeatAge(30).removed(true).insert();
+            rows.mshost(REMOVED).state("ReadyToShutDown").runid(13).heartbeatAge(30).removed(true).insert();
+            // Up and beating: never gone, whatever else the row says.
+            rows.mshost(UP_REMOVED).state("Up").runid(16).heartbeatAge(5).removed(true).insert();
             rows.mshost(SILENT).state("Up").runid(14).heartbeatAge(200).insert();
             rows.mshost(QUIET).state("Up").runid(15).heartbeatAge(20).insert();
             // A 4.19.0 server's scale: instance_type 'None', the cluster only in job_cmd_info.
@@ -78,6 +84,8 @@ class DepartedServerJobsTest {
                     .instance(99L).msid(DOWN).insert();
             scalingLive = rows.cluster("scaling-live", "Scaling");
             liveJob = rows.job().cluster(scalingLive, "uuid-scaling-live").msid(UP).insert();
+            scalingUpRemoved = rows.cluster("scaling-up-removed", "Scaling");
+            upRemovedJob = rows.job().cluster(scalingUpRemoved, "uuid-scaling-up-removed").msid(UP_REMOVED).insert();
             scalingQuiet = rows.cluster("scaling-quiet", "Scaling");
             quietJob = rows.job().cluster(scalingQuiet, "uuid-scaling-quiet").msid(QUIET).insert();
             // Queued on the Down server, run by the Up one: its executing server counts.
@@ -101,7 +109,7 @@ class DepartedServerJobsTest {
         for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob)) {
             assertTrue(section.contains("  job " + job + " "), job + " listed: " + section);
         }
-        for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob)) {
+        for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob, upRemovedJob)) {
             assertFalse(section.contains("  job " + job + " "), job + " not listed: " + section);
         }
         assertTrue(section.contains("job " + oldJob + " ScaleKubernetesClusterCmd, Kubernetes cluster " + scalingOld
@@ -156,16 +164,18 @@ class DepartedServerJobsTest {
         ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
         assertEquals(0, run.code(), run.err());
         assertTrue(run.out().contains("  job " + oldJob + " ") && run.out().contains(": failed (530)"), run.out());
-        assertFalse(run.out().contains("CloudStack fails a server's jobs only"), "nothing left to advise: " + run.out());
+        assertTrue(run.out().contains("  job " + vmJob + " StartVMCmd, not a Kubernetes cluster job")
+                && run.out().contains(": left to its server's start, which also cleans up its resources"), run.out());
         try (Connection c = db.connect()) {
-            for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob)) {
+            for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob)) {
                 long msid = job == silentJob ? SILENT : job == removedJob ? REMOVED : DOWN;
                 assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 2"
                         + " AND job_result_code = 530 AND job_result = '" + DepartedServerJobs.RESULT + "'"
                         + " AND job_complete_msid = " + msid + " AND removed IS NOT NULL AND last_updated IS NOT NULL"),
                         "job " + job + " failed as cleanupLeftOverJobs fails it");
             }
-            for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob)) {
+            // Not a cluster job: left to its server's start, which also cleans up its VM.
+            for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob, upRemovedJob, vmJob)) {
                 assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 0"
                         + " AND job_complete_msid IS NULL AND removed IS NULL"), "job " + job + " untouched");
             }
@@ -177,11 +187,13 @@ class DepartedServerJobsTest {
             assertEquals("Alert", rows.state(stoppingQueued));
             assertEquals("Scaling", rows.state(scalingLive));
             assertEquals("Scaling", rows.state(scalingQuiet));
+            assertEquals("Scaling", rows.state(scalingUpRemoved));
             assertEquals("Stopping", rows.state(stoppingElsewhere));
             assertEquals("Stopping", rows.state(stoppingUnknownServer));
         }
         ToolRun again = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
-        assertFalse(again.out().contains("departed_server_jobs:"), "none left: " + again.out());
+        assertTrue(again.out().contains("  job " + vmJob + " ") && !again.out().contains("  job " + oldJob + " "),
+                "only the job left to its server: " + again.out());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -212,12 +224,16 @@ class DepartedServerJobsTest {
             }
         }
         List<DepartedServerJobs.Outcome> outcomes = departed.fail(db::connect, found);
+        assertEquals(found.size(), outcomes.size(), "an outcome for every job found");
+        assertEquals(5, outcomes.size(), outcomes.toString());
         for (DepartedServerJobs.Outcome o : outcomes) {
             long job = o.job().jobId();
             if (job == silentJob) {
                 assertEquals("its management server is back", o.missed());
             } else if (job == oldJob) {
                 assertEquals("the job has ended", o.missed());
+            } else if (job == vmJob) {
+                assertEquals(DepartedServerJobs.NOT_A_CLUSTER_JOB, o.missed());
             } else {
                 assertTrue(o.failed(), o.toString());
             }
@@ -226,6 +242,9 @@ class DepartedServerJobsTest {
             assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + silentJob + " AND job_status = 0"));
             assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + oldJob + " AND job_status = 1"
                     + " AND job_result_code = 0"), "an ended job is left as it ended");
+            assertEquals(2, count(c, "SELECT COUNT(*) FROM async_job WHERE id IN (" + removedJob + ", " + initOnlyJob
+                    + ") AND job_status = 2 AND job_result_code = 530"), "the others failed");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + vmJob + " AND job_status = 0"));
         }
     }
 

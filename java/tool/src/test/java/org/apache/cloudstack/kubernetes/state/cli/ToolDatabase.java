@@ -60,12 +60,16 @@ enum ToolDatabase {
 
     /**
      * A clean database: on H2 the stand-in of CloudStack's tables, on MariaDB CloudStack's own
-     * database as {@code scripts/cloudstack-db.sh load} left it; what the kit wrote deleted.
+     * database as {@code scripts/cloudstack-db.sh load} left it, in compat mode (no fence columns:
+     * the tool's --mode auto follows the schema); what the kit wrote deleted.
      */
     void reset() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             if (this == H2) {
                 CloudStackSchema.createStandIn(c);
+            }
+            if (CloudStackSchema.fenceColumns(c) != CloudStackSchema.FenceColumns.NONE) {
+                CloudStackSchema.migrateDown(c);
             }
             CloudStackSchema.createHistory(c);
             st.execute("DELETE FROM cks_state_history");
