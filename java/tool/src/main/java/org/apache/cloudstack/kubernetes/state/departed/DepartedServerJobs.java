@@ -79,6 +79,12 @@ public final class DepartedServerJobs {
         public boolean clusterJob() {
             return clusterId != null;
         }
+
+        /** The same job, acting on {@code cluster}. */
+        Job withCluster(Long cluster) {
+            return new Job(jobId, jobUuid, command, cluster, jobCreated, msid, serverName, serverState, serverRemoved,
+                    lastHeartbeat, silentSeconds, why);
+        }
     }
 
     /**
@@ -162,8 +168,7 @@ public final class DepartedServerJobs {
             if (cluster == null && ClusterCommands.ALL.contains(j.command())) {
                 cluster = AsyncJobLookup.UNKNOWN_CLUSTER; // ended between the two reads: shown as of unknown cluster
             }
-            out.add(new Job(j.jobId(), j.jobUuid(), j.command(), cluster, j.jobCreated(), j.msid(), j.serverName(),
-                    j.serverState(), j.serverRemoved(), j.lastHeartbeat(), j.silentSeconds(), j.why()));
+            out.add(j.withCluster(cluster));
         }
         return out;
     }
