@@ -5,7 +5,7 @@ JAR := java/target/cks-state-cli.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: run test rust-test java-test platform-test build build-host clean toolchains reproducible
+.PHONY: cloudstack run test rust-test java-test platform-test build build-host clean toolchains reproducible
 
 run: build
 	java -jar $(JAR) simulate
@@ -22,7 +22,7 @@ build-host:
 	rm -rf java/library/target/classes/native
 	cd java && $(MVN) -Phost -DskipTests package
 
-test: toolchains rust-test java-test platform-test
+test: toolchains rust-test java-test platform-test cloudstack
 
 rust-test:
 	cargo fmt --check
@@ -40,6 +40,12 @@ java-test:
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
 	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/examples/target/surefire-reports
+
+# CloudStack's Kubernetes Service plugin and the modules the series in cloudstack/ patches, built
+# against CloudStack's own modules (built once per source sha256 into the local Maven repository),
+# their tests run (scripts/cloudstack.sh).
+cloudstack:
+	scripts/cloudstack.sh test
 
 # Both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a

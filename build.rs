@@ -84,16 +84,18 @@ fn generate(spec: &spec::Spec) -> String {
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
 
     // One dense table per profile: [state][event] -> target code or NO_STATE.
-    for (profile_index, profile) in spec::PROFILES.iter().enumerate() {
+    let mut profiles = spec.profiles.clone();
+    profiles.sort_by_key(|p| p.code);
+    for profile in &profiles {
         let mut table = vec![vec![u8::MAX; events.len()]; states.len()];
         for row in spec
             .transitions
             .iter()
-            .filter(|r| r.profile <= profile_index)
+            .filter(|r| r.profiles & 1 << profile.code != 0)
         {
             table[row.from as usize][row.event as usize] = row.to;
         }
-        let ident = profile.replace('-', "_").to_uppercase();
+        let ident = profile.name.replace(['-', '.'], "_").to_uppercase();
         let _ = writeln!(
             out,
             "pub(crate) static {ident}_TABLE: [[u8; Event::COUNT]; State::COUNT] = ["
@@ -107,7 +109,7 @@ fn generate(spec: &spec::Spec) -> String {
 
     let _ = writeln!(
         out,
-        "/// Rows in file order: (from, event, to, profile index: 0 upstream, 1 alert-scaling)."
+        "/// Rows in file order: (from, event, to, profiles that have it: bit `Profile::code`)."
     );
     let _ = writeln!(
         out,
@@ -117,11 +119,11 @@ fn generate(spec: &spec::Spec) -> String {
     for row in &spec.transitions {
         let _ = writeln!(
             out,
-            "    (State::{}, Event::{}, State::{}, {}),",
+            "    (State::{}, Event::{}, State::{}, {:#04b}),",
             state_name(row.from),
             event_name(row.event),
             state_name(row.to),
-            row.profile
+            row.profiles
         );
     }
     let _ = writeln!(out, "];\n");

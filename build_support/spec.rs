@@ -3,8 +3,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const PROFILES: [&str; 2] = ["upstream", "alert-scaling"];
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Named {
     pub code: u8,
@@ -23,8 +21,16 @@ pub struct TransitionRow {
     pub from: u8,
     pub event: u8,
     pub to: u8,
-    /// Index into `PROFILES`.
-    pub profile: usize,
+    /// The profiles that have the row: bit `code` for each.
+    pub profiles: u8,
+}
+
+/// A table: the transition rows whose tag is one of `tags`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileRow {
+    pub code: u8,
+    pub name: String,
+    pub tags: Vec<String>,
 }
 
 /// A code that crosses JNI: `family` groups the codes of one result field.
@@ -49,6 +55,7 @@ pub struct Spec {
     pub states: Vec<Named>,
     pub events: Vec<Named>,
     pub operations: Vec<OperationRow>,
+    pub profiles: Vec<ProfileRow>,
     pub transitions: Vec<TransitionRow>,
     /// (operation code, state code)
     pub proceed: Vec<(u8, u8)>,
@@ -168,8 +175,8 @@ fn parse_field(fields: &[&str], earlier: &[FieldRow], line: usize) -> Result<Fie
 
 pub fn parse(text: &str) -> Result<Spec, String> {
     let mut spec = Spec::default();
-    // (from, event) -> line, per profile, to find duplicates where the profiles merge.
-    let mut seen: BTreeMap<(u8, u8), (usize, usize)> = BTreeMap::new();
+    // (from, event) -> (line, profiles), to find two rows for one cell of a profile.
+    let mut seen: BTreeMap<(u8, u8), (usize, u8)> = BTreeMap::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let trimmed = raw.trim_end_matches('\r');
@@ -202,27 +209,62 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     first_event,
                 });
             }
+            "profile" => {
+                expect_fields(&fields, 4, line)?;
+                let code = parse_code(fields[1], line)?;
+                let name = fields[2];
+                if code >= 8
+                    || spec
+                        .profiles
+                        .iter()
+                        .any(|p| p.code == code || p.name == name)
+                {
+                    return Err(format!(
+                        "line {line}: profile '{name}' repeats a code or name, or its code is not 0 to 7"
+                    ));
+                }
+                if !spec.transitions.is_empty() {
+                    return Err(format!("line {line}: profiles come before the transitions"));
+                }
+                let constant = name.replace(['-', '.'], "_").to_uppercase();
+                spec.codes.push(CodeRow {
+                    family: "profile".to_string(),
+                    name: constant,
+                    value: i32::from(code),
+                });
+                spec.profiles.push(ProfileRow {
+                    code,
+                    name: name.to_string(),
+                    tags: fields[3].split(',').map(str::to_string).collect(),
+                });
+            }
             "transition" => {
                 expect_fields(&fields, 5, line)?;
                 let from = lookup(&spec.states, fields[1], "state", line)?;
                 let event = lookup(&spec.events, fields[2], "event", line)?;
                 let to = lookup(&spec.states, fields[3], "state", line)?;
-                let profile = PROFILES
+                let profiles = spec
+                    .profiles
                     .iter()
-                    .position(|p| *p == fields[4])
-                    .ok_or_else(|| format!("line {line}: unknown profile '{}'", fields[4]))?;
-                if let Some((first, _)) = seen.get(&(from, event)) {
-                    return Err(format!(
-                        "line {line}: duplicate transition {} + {} (first at line {first})",
-                        fields[1], fields[2]
-                    ));
+                    .filter(|p| p.tags.iter().any(|t| t == fields[4]))
+                    .fold(0u8, |mask, p| mask | 1 << p.code);
+                if profiles == 0 {
+                    return Err(format!("line {line}: tag '{}' is in no profile", fields[4]));
                 }
-                seen.insert((from, event), (line, profile));
+                if let Some((first, earlier)) = seen.get(&(from, event)) {
+                    if earlier & profiles != 0 {
+                        return Err(format!(
+                            "line {line}: duplicate transition {} + {} (first at line {first})",
+                            fields[1], fields[2]
+                        ));
+                    }
+                }
+                seen.insert((from, event), (line, profiles));
                 spec.transitions.push(TransitionRow {
                     from,
                     event,
                     to,
-                    profile,
+                    profiles,
                 });
             }
             "proceed" | "nothing" => {
@@ -293,14 +335,15 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     check_dense(spec.states.iter().map(|s| s.code), "state")?;
     check_dense(spec.events.iter().map(|s| s.code), "event")?;
     check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
-    // The scanner fails an orphan by OperationFailed: every orphan state needs that exit in the base
-    // profile (the recovery planner releases, and never skips, a candidate without one).
+    check_dense(spec.profiles.iter().map(|s| s.code), "profile")?;
+    // The scanner fails an orphan by OperationFailed: every orphan state needs that exit in profile
+    // 0 (the recovery planner releases, and never skips, a candidate without one).
     if let Some(failed) = spec.events.iter().find(|e| e.name == "OperationFailed") {
         for &orphan in &spec.orphans {
             let exits = spec
                 .transitions
                 .iter()
-                .any(|t| t.from == orphan && t.event == failed.code && t.profile == 0);
+                .any(|t| t.from == orphan && t.event == failed.code && t.profiles & 1 != 0);
             if !exits {
                 let name = spec
                     .states
@@ -308,7 +351,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     .find(|s| s.code == orphan)
                     .map_or("?", |s| &s.name);
                 return Err(format!(
-                    "orphan state {name} has no upstream OperationFailed transition: the scanner could not fail it"
+                    "orphan state {name} has no OperationFailed transition in profile 0: the scanner could not fail it"
                 ));
             }
         }
@@ -320,8 +363,12 @@ pub fn parse(text: &str) -> Result<Spec, String> {
             ));
         }
     }
-    if spec.states.is_empty() || spec.events.is_empty() || spec.operations.is_empty() {
-        return Err("the table needs states, events and operations".to_string());
+    if spec.states.is_empty()
+        || spec.events.is_empty()
+        || spec.operations.is_empty()
+        || spec.profiles.is_empty()
+    {
+        return Err("the table needs states, events, operations and profiles".to_string());
     }
     Ok(spec)
 }

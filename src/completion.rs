@@ -45,18 +45,20 @@ pub enum Completion {
     LeaveIt,
 }
 
-/// How an operation that moved the cluster to `moved_to` (None: it proceeded without a state
-/// change) ends with `outcome` (`failOperationIfStillIn` and its success twin).
-pub fn complete(profile: Profile, moved_to: Option<State>, outcome: Outcome) -> Completion {
-    moved_to
-        .and_then(|state| update_for(profile, state, outcome.event()))
+/// How an operation that holds the cluster in `held` (the state it moved the cluster to, or the
+/// state it went ahead in without a change) ends with `outcome` (`failOperationIfStillIn` and its
+/// success twin): the table's row from that state, if there is one. So a start that went ahead in
+/// Alert ends Running where CloudStack's table has `Alert -OperationSucceeded-> Running` (4.21+),
+/// as CloudStack's own start worker does.
+pub fn complete(profile: Profile, held: Option<State>, outcome: Outcome) -> Completion {
+    held.and_then(|state| update_for(profile, state, outcome.event()))
         .map_or(Completion::LeaveIt, Completion::CompareAndSet)
 }
 
 impl StateMachine {
     /// How an operation that holds `hold` (None: it never entered) ends with `outcome`: the
-    /// table's state change from the state it moved the cluster to, expecting the token its entry
-    /// left; None leaves the cluster alone. Fenced mode always writes while it holds the cluster,
+    /// table's state change from the state its entry left, expecting the token its entry left;
+    /// None leaves the cluster alone. Fenced mode always writes while it holds the cluster,
     /// to release it. A miss means the cluster was taken from the operation: leave it.
     pub fn completion(
         &self,
@@ -66,7 +68,7 @@ impl StateMachine {
         let Some(hold) = hold else {
             return Ok(None);
         };
-        match complete(self.profile, hold.moved_to, outcome) {
+        match complete(self.profile, Some(hold.token.state), outcome) {
             Completion::CompareAndSet(u) if u.expected == hold.token.state => self
                 .write(hold.token, u.target, Some(u.event), None)
                 .map(Some),

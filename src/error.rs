@@ -17,6 +17,12 @@ pub enum CoreError {
         expected_from: &'static str,
         expected: usize,
     },
+    #[error("{argument}: a hold that moved the cluster to {moved} holds it in {held}")]
+    HoldMismatch {
+        argument: &'static str,
+        moved: crate::table::State,
+        held: crate::table::State,
+    },
     #[error("{argument}[{index}]: {message}")]
     BadElement {
         argument: &'static str,

@@ -4,6 +4,7 @@
 
 use crate::mode::Mode;
 use crate::table::{Event, Profile, State};
+use crate::transition::update_for;
 use crate::write::{Fence, Owner, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,6 +67,14 @@ impl StateMachine {
 
     /// Whether the scanner must look at `row`: an operation's state, or held by an operation.
     pub fn is_candidate(&self, row: &Fence) -> bool {
-        row.token.state.is_orphan_candidate() || self.holder(row).is_some()
+        self.is_orphan_state(row.token.state) || self.holder(row).is_some()
+    }
+
+    /// An operation's state that this profile's table can fail: the states a release lacks
+    /// (4.20: Importing, RemovingNodes, ScalingStoppedCluster) have no exit there, and no row of
+    /// that release is ever in them.
+    pub fn is_orphan_state(&self, state: State) -> bool {
+        state.is_orphan_candidate()
+            && update_for(self.profile, state, Event::OperationFailed).is_some()
     }
 }

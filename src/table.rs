@@ -5,22 +5,29 @@ include!(concat!(env!("OUT_DIR"), "/state_machine_table.rs"));
 
 use crate::codes;
 
-/// Which transition table applies.
+/// Which transition table applies: one of CloudStack's own `s_fsm`s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// The table of the upstream change (apache/cloudstack#14609).
+    /// CloudStack 4.21 and later (main, where apache/cloudstack#14609 is proposed).
     Upstream,
     /// Upstream plus Alert -> Scaling (apache/cloudstack#14604), opt-in when binding.
     AlertScaling,
+    /// CloudStack 4.20, without the names and rows 4.21 added.
+    CloudStack420,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 2] = [Profile::Upstream, Profile::AlertScaling];
+    pub const ALL: [Profile; 3] = [
+        Profile::Upstream,
+        Profile::AlertScaling,
+        Profile::CloudStack420,
+    ];
 
     pub const fn code(self) -> u8 {
         match self {
             Profile::Upstream => codes::profile::UPSTREAM as u8,
             Profile::AlertScaling => codes::profile::ALERT_SCALING as u8,
+            Profile::CloudStack420 => codes::profile::CLOUDSTACK_4_20 as u8,
         }
     }
 
@@ -28,6 +35,7 @@ impl Profile {
         match code {
             codes::profile::UPSTREAM => Some(Profile::Upstream),
             codes::profile::ALERT_SCALING => Some(Profile::AlertScaling),
+            codes::profile::CLOUDSTACK_4_20 => Some(Profile::CloudStack420),
             _ => None,
         }
     }
@@ -37,6 +45,7 @@ impl Profile {
         match self {
             Profile::Upstream => "upstream",
             Profile::AlertScaling => "alert-scaling",
+            Profile::CloudStack420 => "cloudstack-4.20",
         }
     }
 
@@ -44,12 +53,13 @@ impl Profile {
         match self {
             Profile::Upstream => &UPSTREAM_TABLE,
             Profile::AlertScaling => &ALERT_SCALING_TABLE,
+            Profile::CloudStack420 => &CLOUDSTACK_4_20_TABLE,
         }
     }
 
-    /// Whether a row of `TRANSITION_ROWS` (by its profile index) belongs to this profile.
-    pub const fn includes_row(self, row_profile: u8) -> bool {
-        row_profile <= self.code()
+    /// Whether a row of `TRANSITION_ROWS` (by its profile bits) belongs to this profile.
+    pub const fn includes_row(self, row_profiles: u8) -> bool {
+        row_profiles & (1 << self.code()) != 0
     }
 }
 

@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use crate::codes::layout;
+use crate::error::CoreError;
 use crate::table::{Event, State, StateUpdate};
 
 /// The largest version the core writes: the width of a packed result's version field (2^40 - 1,
@@ -109,6 +110,24 @@ pub struct Hold {
     pub token: Token,
     /// The state the entry moved the cluster to; None when it did not move it.
     pub moved_to: Option<State>,
+}
+
+impl Hold {
+    /// A hold from the host: one that moved the cluster holds it in the state it moved it to.
+    pub fn checked(
+        argument: &'static str,
+        token: Token,
+        moved_to: Option<State>,
+    ) -> Result<Hold, CoreError> {
+        match moved_to {
+            Some(moved) if moved != token.state => Err(CoreError::HoldMismatch {
+                argument,
+                moved,
+                held: token.state,
+            }),
+            _ => Ok(Hold { token, moved_to }),
+        }
+    }
 }
 
 /// A write that takes the cluster for an operation, and the hold the operation keeps on a hit.

@@ -12,8 +12,8 @@ Destroy     R R T:Destroying R T:Destroying R R R R R T:Destroying R R P T:Destr
 Scale       P R T:Scaling R T:ScalingStoppedCluster R R R R R R R R R R
 Autoscale   P R T:Scaling R R R R R R R R R R R R
 Upgrade     R R T:Upgrading R R R R R R R R R R R R
-AddNodes    R R T:Importing R R R R R R R R R R R R
-RemoveNodes R R T:RemovingNodes R R R R R R R R R R R R
+AddNodes    R R T:Importing R R R R R R R T:Importing R R R R
+RemoveNodes R R T:RemovingNodes R R R R R R R T:RemovingNodes R R R R
 Recover     R R R R R R R R R R T:Recovering R R R R
 ";
 
@@ -68,6 +68,25 @@ fn alert_scaling_entry_matrix_differs_only_in_scaling_from_alert() {
         );
     assert_ne!(matrix, UPSTREAM);
     check(Profile::AlertScaling, &matrix);
+}
+
+/// 4.20's table lacks what 4.21 added: scaling a Stopped cluster, adding and removing nodes.
+#[test]
+fn cloudstack_4_20_entry_matrix_lacks_the_rows_4_21_added() {
+    let matrix = UPSTREAM
+        .replace(
+            "Scale       P R T:Scaling R T:ScalingStoppedCluster",
+            "Scale       P R T:Scaling R R",
+        )
+        .replace(
+            "AddNodes    R R T:Importing R R R R R R R T:Importing",
+            "AddNodes    R R R R R R R R R R R",
+        )
+        .replace(
+            "RemoveNodes R R T:RemovingNodes R R R R R R R T:RemovingNodes",
+            "RemoveNodes R R R R R R R R R R R",
+        );
+    check(Profile::CloudStack420, &matrix);
 }
 
 #[test]

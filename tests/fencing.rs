@@ -204,10 +204,22 @@ fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
     assert_ne!(late.expected, tok(State::Scaling, 9));
 }
 
+/// A start that went ahead in Alert ends by CloudStack's `Alert -OperationSucceeded-> Running`
+/// (4.21+); a failure, which has no row from Alert, only releases the cluster.
 #[test]
-fn a_proceed_completes_by_releasing_without_a_state_change() {
+fn a_proceed_completes_by_the_tables_row_from_its_state_else_releases() {
     let (_, hold) = take(Operation::Start, fence(State::Alert, 3, None));
-    for outcome in Outcome::ALL {
+    let done = completion(&hold, Outcome::Succeeded).unwrap();
+    assert_eq!(
+        (done.expected, done.target, done.event, done.owner),
+        (
+            tok(State::Alert, 4),
+            tok(State::Running, 5),
+            Some(Event::OperationSucceeded),
+            None
+        )
+    );
+    for outcome in [Outcome::Failed, Outcome::CreateFailed] {
         let w = completion(&hold, outcome).unwrap();
         assert_eq!(
             (w.expected, w.target),
@@ -215,6 +227,18 @@ fn a_proceed_completes_by_releasing_without_a_state_change() {
         );
         assert_eq!((w.event, w.owner), (None, None));
     }
+    // 4.20's table has no row from Alert: the start releases the cluster in Alert.
+    let older = StateMachine::new(Profile::CloudStack420, Mode::Fenced);
+    let Ok(Entry::Proceed(Some(t))) =
+        older.entry(Operation::Start, &fence(State::Alert, 3, None), ME)
+    else {
+        panic!("a start of an Alert cluster goes ahead");
+    };
+    let w = older
+        .completion(Some(t.hold), Outcome::Succeeded)
+        .unwrap()
+        .unwrap();
+    assert_eq!((w.target, w.event), (tok(State::Alert, 5), None));
 }
 
 #[test]
@@ -426,11 +450,12 @@ fn recovery_needs_no_job_and_a_provably_gone_owner() {
                 tok(State::Alert, 2),
                 tok(State::Alert, 3)
             ),
+            // CloudStack's table fails an add of nodes back to Running.
             (
                 4,
                 GoneReason::OwnerDown,
                 tok(State::Importing, 1),
-                tok(State::Alert, 2)
+                tok(State::Running, 2)
             ),
         ]
     );

@@ -4,7 +4,7 @@
 #[allow(dead_code)]
 mod spec;
 
-const HEADER: &str = "state\t0\tCreated\nstate\t1\tStarting\nevent\t0\tStartRequested\noperation\t0\tStart\tStartRequested\n";
+const HEADER: &str = "state\t0\tCreated\nstate\t1\tStarting\nevent\t0\tStartRequested\noperation\t0\tStart\tStartRequested\nprofile\t0\tupstream\tbase\nprofile\t1\twider\tbase,extra\n";
 
 fn parse_with(rows: &str) -> Result<spec::Spec, String> {
     spec::parse(&format!("{HEADER}{rows}"))
@@ -21,45 +21,60 @@ fn the_repository_table_parses_with_15_states_14_events_and_9_operations() {
     assert_eq!(spec.states.len(), 15);
     assert_eq!(spec.events.len(), 14);
     assert_eq!(spec.operations.len(), 9);
+    // CloudStack main's s_fsm has 41 rows, 4.20's 27; #14604 adds 3.
+    let count = |code: u8| {
+        spec.transitions
+            .iter()
+            .filter(|t| t.profiles & 1 << code != 0)
+            .count()
+    };
+    assert_eq!(spec.profiles.len(), 3);
+    assert_eq!((count(0), count(1), count(2)), (41, 44, 27));
+}
+
+#[test]
+fn a_profile_is_a_code_and_a_transition_tag_must_be_in_one() {
+    let spec = parse_with("transition\tCreated\tStartRequested\tStarting\textra\n").unwrap();
+    assert_eq!(spec.transitions[0].profiles, 0b10);
+    assert!(spec
+        .codes
+        .iter()
+        .any(|c| c.family == "profile" && c.name == "WIDER" && c.value == 1));
     assert_eq!(
-        spec.transitions.iter().filter(|t| t.profile == 0).count(),
-        36
-    );
-    assert_eq!(
-        spec.transitions.iter().filter(|t| t.profile == 1).count(),
-        3
+        parse_with("profile\t2\tupstream\tbase\n").unwrap_err(),
+        "line 7: profile 'upstream' repeats a code or name, or its code is not 0 to 7"
     );
 }
 
 #[test]
 fn a_duplicate_state_event_row_names_both_lines() {
-    let err = parse_with("transition\tCreated\tStartRequested\tStarting\tupstream\ntransition\tCreated\tStartRequested\tCreated\talert-scaling\n")
+    let err = parse_with("transition\tCreated\tStartRequested\tStarting\tbase\ntransition\tCreated\tStartRequested\tCreated\textra\n")
         .unwrap_err();
     assert_eq!(
         err,
-        "line 6: duplicate transition Created + StartRequested (first at line 5)"
+        "line 8: duplicate transition Created + StartRequested (first at line 7)"
     );
 }
 
 #[test]
 fn an_unknown_state_name_fails_naming_the_line() {
-    let err = parse_with("transition\tCreated\tStartRequested\tRunnning\tupstream\n").unwrap_err();
-    assert_eq!(err, "line 5: unknown state 'Runnning'");
+    let err = parse_with("transition\tCreated\tStartRequested\tRunnning\tbase\n").unwrap_err();
+    assert_eq!(err, "line 7: unknown state 'Runnning'");
 }
 
 #[test]
 fn an_unknown_event_profile_or_operation_fails_naming_the_line() {
     assert_eq!(
-        parse_with("transition\tCreated\tStart\tStarting\tupstream\n").unwrap_err(),
-        "line 5: unknown event 'Start'"
+        parse_with("transition\tCreated\tStart\tStarting\tbase\n").unwrap_err(),
+        "line 7: unknown event 'Start'"
     );
     assert_eq!(
         parse_with("transition\tCreated\tStartRequested\tStarting\tdownstream\n").unwrap_err(),
-        "line 5: unknown profile 'downstream'"
+        "line 7: tag 'downstream' is in no profile"
     );
     assert_eq!(
         parse_with("proceed\tStop\tCreated\n").unwrap_err(),
-        "line 5: unknown operation 'Stop'"
+        "line 7: unknown operation 'Stop'"
     );
 }
 
@@ -67,22 +82,22 @@ fn an_unknown_event_profile_or_operation_fails_naming_the_line() {
 fn a_malformed_row_fails_naming_the_line() {
     assert_eq!(
         parse_with("transition\tCreated\tStartRequested\tStarting\n").unwrap_err(),
-        "line 5: 'transition' rows have 5 TAB-separated fields, found 4"
+        "line 7: 'transition' rows have 5 TAB-separated fields, found 4"
     );
     assert_eq!(
         parse_with("state\tx\tRunning\n").unwrap_err(),
-        "line 5: 'x' is not a code from 0 to 254"
+        "line 7: 'x' is not a code from 0 to 254"
     );
     assert_eq!(
         parse_with("stat\t2\tRunning\n").unwrap_err(),
-        "line 5: unknown row kind 'stat'"
+        "line 7: unknown row kind 'stat'"
     );
     assert!(parse_with("state\t2\t Running\n")
         .unwrap_err()
-        .starts_with("line 5: empty field or stray spaces"));
+        .starts_with("line 7: empty field or stray spaces"));
     assert_eq!(
         parse_with("state\t1\tRunning\n").unwrap_err(),
-        "line 5: duplicate state code 1"
+        "line 7: duplicate state code 1"
     );
 }
 
@@ -97,19 +112,18 @@ fn codes_must_be_dense_so_tables_index_by_code() {
 #[test]
 fn comments_and_blank_lines_are_ignored() {
     let spec =
-        parse_with("# a comment\n\ntransition\tCreated\tStartRequested\tStarting\tupstream\n")
-            .unwrap();
+        parse_with("# a comment\n\ntransition\tCreated\tStartRequested\tStarting\tbase\n").unwrap();
     assert_eq!(spec.transitions.len(), 1);
 }
 
 #[test]
 fn an_orphan_state_needs_an_upstream_operation_failed_exit() {
-    let rows = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tupstream\norphan\tStarting\norphan\tCreated\n";
+    let rows = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tbase\norphan\tStarting\norphan\tCreated\n";
     let err = parse_with(rows).unwrap_err();
     assert_eq!(
         err,
-        "orphan state Created has no upstream OperationFailed transition: the scanner could not fail it"
+        "orphan state Created has no OperationFailed transition in profile 0: the scanner could not fail it"
     );
-    let fine = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tupstream\norphan\tStarting\n";
+    let fine = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tbase\norphan\tStarting\n";
     assert!(parse_with(fine).is_ok());
 }

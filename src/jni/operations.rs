@@ -94,10 +94,8 @@ fn hold(
         version,
         held: JNI_FALSE,
     };
-    Ok(Some(Hold {
-        token: row.token(machine)?,
-        moved_to: codec::optional_state(moved.0, moved.1)?,
-    }))
+    let moved_to = codec::optional_state(moved.0, moved.1)?;
+    Ok(Some(Hold::checked(moved.0, row.token(machine)?, moved_to)?))
 }
 
 #[no_mangle]

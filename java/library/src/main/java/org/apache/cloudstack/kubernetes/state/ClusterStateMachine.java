@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for
@@ -112,6 +113,56 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return new ClusterStateMachine<>(profile, mode,
                 EnumBinding.of(states, NativeLibrary.stateNames(), "state"),
                 EnumBinding.of(events, NativeLibrary.eventNames(), "event"));
+    }
+
+    /**
+     * Binds the host's enums with the profile whose table is the host's own: {@code hostTable} answers
+     * the host state machine's target of (state, event), null for none (CloudStack:
+     * {@code KubernetesCluster.State.getStateMachine()}, built from {@code StateMachine2.getFromStates}). Every pair of the
+     * host's constants is compared; IllegalStateException when no profile has the host's table,
+     * naming the first difference from the closest one.
+     */
+    public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bindByTable(
+            Class<S> states, Class<E> events, BiFunction<S, E, S> hostTable, StateMode mode) {
+        require(hostTable, "hostTable");
+        ClusterStateMachine<S, E> closest = null;
+        String closestDifference = null;
+        int fewest = Integer.MAX_VALUE;
+        for (Profile profile : Profile.values()) {
+            ClusterStateMachine<S, E> machine = bind(states, events, profile, mode);
+            List<String> differences = machine.differencesFrom(hostTable);
+            if (differences.isEmpty()) {
+                return machine;
+            }
+            if (differences.size() < fewest) {
+                fewest = differences.size();
+                closest = machine;
+                closestDifference = differences.get(0);
+            }
+        }
+        throw new IllegalStateException("the host's state machine (" + states.getName() + ") is no cks-state table: "
+                + fewest + " difference(s) from the closest, profile " + closest.profile.label() + "; the first: "
+                + closestDifference);
+    }
+
+    /**
+     * Where the host's table differs from this machine's, in the host's declaration order, each as
+     * "Alert + OperationSucceeded: the host goes to Running, cks-state to none"; empty when they are the same.
+     */
+    public List<String> differencesFrom(BiFunction<S, E, S> hostTable) {
+        require(hostTable, "hostTable");
+        List<String> differences = new ArrayList<>();
+        for (S from : states.type().getEnumConstants()) {
+            for (E event : events.type().getEnumConstants()) {
+                S host = hostTable.apply(from, event);
+                S library = nextState(from, event);
+                if (host != library) {
+                    differences.add(from + " + " + event + ": the host goes to " + (host == null ? "none" : host)
+                            + ", cks-state to " + (library == null ? "none" : library));
+                }
+            }
+        }
+        return differences;
     }
 
     /** The same binding and profile in another mode. */

@@ -2,7 +2,6 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -87,7 +86,9 @@ final class LibraryLocator {
             return path.toString();
         } catch (UnsatisfiedLinkError e) {
             if (!loadedByAnotherClassLoader(e)) {
-                throw e;
+                UnsatisfiedLinkError named = new UnsatisfiedLinkError(NativeExtraction.loadFailure(path, e));
+                named.initCause(e);
+                throw named;
             }
             return loadPrivateCopy(path, e);
         }
@@ -140,9 +141,9 @@ final class LibraryLocator {
     }
 
     /**
-     * Copies the resource to {@code ${java.io.tmpdir}/cks-state-<version>-<sha256 prefix>/}, written
-     * to a temp name then moved atomically, so concurrent JVMs never load a half-written file.
-     * An existing file is reused only if its content hash matches. Returns null without a resource.
+     * Writes the resource where {@link NativeExtraction} says (this OS user's folder), to a temp name
+     * then moved atomically, so concurrent JVMs never load a half-written file. An existing file is
+     * reused only if its content hash matches. Returns null without a resource.
      */
     static Path extract(String resource) throws IOException {
         byte[] bytes;
@@ -152,26 +153,7 @@ final class LibraryLocator {
             }
             bytes = in.readAllBytes();
         }
-        String hash = sha256(bytes);
-        Path dir = Paths.get(System.getProperty("java.io.tmpdir"),
-                "cks-state-" + version() + "-" + hash.substring(0, 16));
-        Files.createDirectories(dir);
-        Path target = dir.resolve(System.mapLibraryName(NativeLibrary.LIBRARY_NAME));
-        if (Files.isRegularFile(target) && hash.equals(sha256(Files.readAllBytes(target)))) {
-            return target;
-        }
-        Path tmp = Files.createTempFile(dir, "lib", ".part");
-        try {
-            Files.write(tmp, bytes);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        return target;
+        return NativeExtraction.extract(bytes, sha256(bytes), version());
     }
 
     /** The jar's Maven version, or "dev" when running from classes (tests). */
@@ -191,7 +173,7 @@ final class LibraryLocator {
         return "dev";
     }
 
-    private static String sha256(byte[] bytes) {
+    static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

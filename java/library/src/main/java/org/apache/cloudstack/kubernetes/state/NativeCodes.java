@@ -3,6 +3,9 @@ package org.apache.cloudstack.kubernetes.state;
 
 /** The codes and result layouts that cross JNI, one table for Rust and Java (spec/state-machine.tsv). */
 final class NativeCodes {
+    static final int PROFILE_UPSTREAM = 0;
+    static final int PROFILE_ALERT_SCALING = 1;
+    static final int PROFILE_CLOUDSTACK_4_20 = 2;
     static final int MODE_COMPAT = 0;
     static final int MODE_FENCED = 1;
     static final int ENTRY_TRANSITION = 0;
@@ -44,8 +47,6 @@ final class NativeCodes {
     static final int RECOVERY_ENTRY_EXPECTED = 1;
     static final int RECOVERY_ENTRY_WRITE = 2;
     static final int RECOVERY_ENTRY_LENGTH = 3;
-    static final int PROFILE_UPSTREAM = 0;
-    static final int PROFILE_ALERT_SCALING = 1;
     static final int OUTCOME_SUCCEEDED = 0;
     static final int OUTCOME_FAILED = 1;
     static final int OUTCOME_CREATE_FAILED = 2;
@@ -63,7 +64,7 @@ final class NativeCodes {
     static final int LOG_LEVEL_INFO = 3;
     static final int LOG_LEVEL_DEBUG = 4;
     static final int LOG_LEVEL_TRACE = 5;
-    static final int ABI_VERSION = 7;
+    static final int ABI_VERSION = 8;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {

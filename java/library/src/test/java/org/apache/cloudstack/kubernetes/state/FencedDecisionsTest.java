@@ -70,9 +70,13 @@ class FencedDecisionsTest {
         assertEquals(new StateWrite<>(new Token<>(State.Upgrading, 5), new Token<>(State.Running, 6),
                 Event.OperationSucceeded, null), F.completion(hold, Outcome.SUCCEEDED));
         assertEquals(State.Alert, F.completion(hold, Outcome.FAILED).target().state());
+        // A start that went ahead in Alert: CloudStack's Alert -OperationSucceeded-> Running; a failure
+        // has no row from Alert and only releases the cluster.
         Hold<State> proceeded = new Hold<>(new Token<>(State.Alert, 2), null);
+        assertEquals(new StateWrite<>(new Token<>(State.Alert, 2), new Token<>(State.Running, 3),
+                Event.OperationSucceeded, null), F.completion(proceeded, Outcome.SUCCEEDED));
         assertEquals(new StateWrite<>(new Token<>(State.Alert, 2), new Token<>(State.Alert, 3), null, null),
-                F.completion(proceeded, Outcome.SUCCEEDED));
+                F.completion(proceeded, Outcome.FAILED));
     }
 
     @Test

@@ -35,13 +35,13 @@ class NativeBridgeBadInputTest {
 
     @Test
     void transitions() {
-        bad("profile", () -> NativeBridge.transitions(2));
+        bad("profile", () -> NativeBridge.transitions(Profile.values().length));
         bad("profile", () -> NativeBridge.transitions(-1));
     }
 
     @Test
     void nextState() {
-        bad("profile", () -> NativeBridge.nextState(2, 0, 0));
+        bad("profile", () -> NativeBridge.nextState(Profile.values().length, 0, 0));
         bad("state", () -> NativeBridge.nextState(0, STATES, 0));
         bad("state", () -> NativeBridge.nextState(0, -1, 0));
         bad("event", () -> NativeBridge.nextState(0, 0, EVENTS));
@@ -79,7 +79,7 @@ class NativeBridgeBadInputTest {
     @ParameterizedTest(name = "mode {0}")
     @ValueSource(ints = {COMPAT, FENCED})
     void entryCompletionScalingAndReconcile(int mode) {
-        bad("profile", () -> NativeBridge.entry(mode, 2, 5, 2, 0, false));
+        bad("profile", () -> NativeBridge.entry(mode, Profile.values().length, 5, 2, 0, false));
         bad("operation", () -> NativeBridge.entry(mode, 0, 99, 2, 1, false));
         bad("state", () -> NativeBridge.entry(mode, 0, 5, STATES, 1, false));
         bad("profile", () -> NativeBridge.completion(mode, 3, 5, 0, 5, 0));
@@ -91,7 +91,7 @@ class NativeBridgeBadInputTest {
         bad("startedState", () -> NativeBridge.scaleStep(mode, 0, 0, -1, 1, -1, 0, -1, 2, 1, false));
         bad("currentState", () -> NativeBridge.scaleStep(mode, 0, 0, 2, 1, -1, 0, -1, 99, 1, false));
         bad("holdMovedTo", () -> NativeBridge.scaleStep(mode, 0, 0, 2, 1, 5, 2, 99, 5, 2, true));
-        bad("profile", () -> NativeBridge.reconcile(mode, 2, 10, 3, false, 0));
+        bad("profile", () -> NativeBridge.reconcile(mode, Profile.values().length, 10, 3, false, 0));
         bad("listedState", () -> NativeBridge.reconcile(mode, 0, STATES, 3, false, 0));
         bad("vmSummary", () -> NativeBridge.reconcile(mode, 0, 10, 3, false, 4));
     }

@@ -238,7 +238,10 @@ class NativeJunkTest {
         for (int k = 0; k < NAME_KINDS; k++) {
             names[k] = NativeBridge.names(k);
         }
-        int[][] rows = {NativeBridge.transitions(0), NativeBridge.transitions(1)};
+        int[][] rows = new int[PROFILES][];
+        for (int p = 0; p < PROFILES; p++) {
+            rows[p] = NativeBridge.transitions(p);
+        }
         hammer("names", 4, j -> {
             int kind = j.code(NAME_KINDS);
             return expect(valid(kind, NAME_KINDS), () -> {

@@ -29,11 +29,17 @@ class NativeLibraryLoaderTest {
 
     /** Every line LoaderProbe printed in a fresh JVM with these system properties. */
     private static List<String> probeOutput(String... properties) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
+        return probeOutputAs(List.of(), System.getProperty("java.class.path"), properties);
+    }
+
+    /** LoaderProbe's lines in a fresh JVM started by {@code prefix} (another user) on {@code classPath}. */
+    private static List<String> probeOutputAs(List<String> prefix, String classPath, String... properties)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xcheck:jni");
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath);
         cmd.addAll(List.of(properties));
         cmd.add(LoaderProbe.class.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -92,14 +98,87 @@ class NativeLibraryLoaderTest {
         assertEquals("BOUND Starting", first.get(2));
         assertEquals("CONCURRENT 1", first.get(3));
         Path extracted = Paths.get(first.get(0).substring("LOADED ".length()));
-        assertTrue(extracted.startsWith(tmp), extracted.toString());
-        assertTrue(extracted.getParent().getFileName().toString().startsWith("cks-state-"), extracted.toString());
+        assertTrue(extracted.startsWith(tmp.resolve("cks-state-" + System.getProperty("user.name"))), extracted.toString());
         assertEquals(System.mapLibraryName("cks_state"), extracted.getFileName().toString());
         assertTrue(Files.isRegularFile(extracted));
         List<String> second = probe("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
         assertEquals(first, second);
         try (var files = Files.list(extracted.getParent())) {
             assertEquals(List.of(extracted), files.toList(), "no temp file is left behind");
+        }
+    }
+
+    /**
+     * Two OS users share one temp folder: root's earlier extraction never blocks the other user's
+     * (each has its own folder), a folder squatted under the other user's name is not trusted (a
+     * private folder is used), and a temp folder the user may not write fails naming the cause.
+     */
+    @Test
+    void anotherUsersExtractionOrSquattedFolderNeverBlocksTheLoad() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name"))
+                && Files.isExecutable(Paths.get("/usr/sbin/runuser")), "needs root and runuser to act as user nobody");
+        Path shared = Files.createDirectories(tmp.resolve("shared-tmp"));
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        // nobody cannot read root's Maven repository: the class path is copied where it can.
+        Path cp = Files.createDirectories(tmp.resolve("cp"));
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path source = Paths.get(entry);
+            if (Files.isRegularFile(source)) {
+                entries.add(Files.copy(source, cp.resolve(entries.size() + "-" + source.getFileName())).toString());
+            } else {
+                entries.add(entry);
+            }
+        }
+        makeReadableByAll(tmp);
+        String classPath = String.join(java.io.File.pathSeparator, entries);
+        List<String> asNobody = List.of("/usr/sbin/runuser", "-u", "nobody", "--");
+
+        List<String> root = probe("-Djava.io.tmpdir=" + shared, "-Djava.library.path=" + shared);
+        assertTrue(root.get(0).startsWith("LOADED " + shared.resolve("cks-state-root")), root.toString());
+        List<String> nobody = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + shared,
+                "-Djava.library.path=" + shared));
+        assertTrue(nobody.get(0).startsWith("LOADED " + shared.resolve("cks-state-nobody")), nobody.toString());
+        assertEquals("BOUND Starting", nobody.get(2));
+
+        // Squatted: a folder under nobody's name that root owns.
+        Path squatted = shared.resolve("cks-state-nobody");
+        deleteTree(squatted);
+        Files.createDirectory(squatted);
+        List<String> trusted = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + shared,
+                "-Djava.library.path=" + shared));
+        assertTrue(trusted.get(0).startsWith("LOADED " + shared.resolve("cks-state-")), trusted.toString());
+        assertTrue(!trusted.get(0).startsWith("LOADED " + squatted), "a folder nobody does not own: " + trusted);
+        assertEquals("BOUND Starting", trusted.get(2));
+
+        // A temp folder nobody may not write.
+        Path closed = Files.createDirectory(tmp.resolve("closed-tmp"));
+        Files.setPosixFilePermissions(closed, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> denied = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + closed,
+                "-Djava.library.path=" + closed));
+        assertTrue(denied.get(0).startsWith("FAILED") && denied.get(0).contains("permission denied: " + closed),
+                denied.toString());
+    }
+
+    private static List<String> loaderLines(List<String> out) {
+        return out.stream().filter(l -> l.startsWith("LOADED") || l.startsWith("FAILED")
+                || l.startsWith("BOUND") || l.startsWith("BIND") || l.startsWith("CONCURRENT")).toList();
+    }
+
+    private static void makeReadableByAll(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.toList()) {
+                Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(
+                        Files.isDirectory(p) ? (p.endsWith("shared-tmp") ? "rwxrwxrwx" : "rwxr-xr-x") : "rw-r--r--"));
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 

@@ -102,7 +102,7 @@ class NativeModeJunkTest {
         hammer(md.label() + " entry", 32, j -> {
             boolean clean = j.random.nextBoolean();
             int m = mode(j, md, clean);
-            int p = code(j, 2, clean);
+            int p = code(j, Profile.values().length, clean);
             int o = code(j, Operation.values().length, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
@@ -112,23 +112,24 @@ class NativeModeJunkTest {
         hammer(md.label() + " completion", 33, j -> {
             boolean clean = j.random.nextBoolean();
             int m = mode(j, md, clean);
-            int p = code(j, 2, clean);
+            int p = code(j, Profile.values().length, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
-            int moved = clean && j.random.nextBoolean() ? -1 : code(j, states, clean);
+            // A clean hold that moved the cluster holds it in the state it moved it to.
+            int moved = clean ? (j.random.nextBoolean() ? -1 : s) : code(j, states, clean);
             int o = code(j, Outcome.values().length, clean);
             return answer(clean, () -> NativeBridge.completion(m, p, s, v, moved, o));
         });
         hammer(md.label() + " scaleStep", 34, j -> {
             boolean clean = j.random.nextBoolean();
             int m = mode(j, md, clean);
-            int p = code(j, 2, clean);
+            int p = code(j, Profile.values().length, clean);
             int k = code(j, ScaleKind.values().length, clean);
             int from = code(j, states, clean);
             long fromVersion = version(j, clean);
             int hold = j.random.nextInt(3) == 0 ? code(j, states, clean) : NativeBridge.NONE;
             long holdVersion = version(j, clean);
-            int holdMovedTo = j.random.nextBoolean() ? code(j, states, clean) : NativeBridge.NONE;
+            int holdMovedTo = !j.random.nextBoolean() ? NativeBridge.NONE : clean ? hold : code(j, states, clean);
             int current = code(j, states, clean);
             long currentVersion = version(j, clean);
             boolean held = j.random.nextBoolean();
@@ -138,7 +139,7 @@ class NativeModeJunkTest {
         hammer(md.label() + " reconcile", 35, j -> {
             boolean clean = j.random.nextBoolean();
             int m = mode(j, md, clean);
-            int p = code(j, 2, clean);
+            int p = code(j, Profile.values().length, clean);
             int s = code(j, states, clean);
             long v = version(j, clean);
             boolean held = j.random.nextBoolean();
@@ -175,7 +176,7 @@ class NativeModeJunkTest {
         hammer(md.label() + " planRecovery", 36, j -> {
             boolean clean = j.random.nextBoolean();
             int m = mode(j, md, clean);
-            int p = code(j, 2, clean);
+            int p = code(j, Profile.values().length, clean);
             int n = j.length();
             int jobs = j.length();
             int hosts = j.random.nextInt(5);

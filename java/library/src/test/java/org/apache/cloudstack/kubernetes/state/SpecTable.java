@@ -20,14 +20,16 @@ import java.util.Set;
  * the test classpath copy {@code /spec/state-machine.tsv}.
  */
 final class SpecTable {
-    /** One transition row. */
-    record Row(String from, String event, String to, String profile) {
+    /** One transition row; {@code tag}: which releases have it. */
+    record Row(String from, String event, String to, String tag) {
     }
 
     final Map<Integer, String> states = new LinkedHashMap<>();
     final Map<Integer, String> events = new LinkedHashMap<>();
     final Map<Integer, String> operations = new LinkedHashMap<>();
     final Map<String, String> firstEvent = new LinkedHashMap<>();
+    /** Profile name -> the row tags it includes. */
+    final Map<String, List<String>> profileTags = new LinkedHashMap<>();
     final List<Row> rows = new ArrayList<>();
     final Set<String> proceed = new LinkedHashSet<>();
     final Set<String> nothing = new LinkedHashSet<>();
@@ -81,6 +83,11 @@ final class SpecTable {
                     operations.put(Integer.parseInt(f[1]), f[2]);
                     firstEvent.put(f[2], f[3]);
                     break;
+                case "profile":
+                    profileTags.put(f[2], List.of(f[3].split(",")));
+                    codes.put("profile." + f[2].replace('-', '_').replace('.', '_').toUpperCase(java.util.Locale.ROOT),
+                            Integer.parseInt(f[1]));
+                    break;
                 case "transition":
                     rows.add(new Row(f[1], f[2], f[3], f[4]));
                     break;
@@ -105,11 +112,15 @@ final class SpecTable {
         }
     }
 
-    /** The rows of a profile: upstream rows, plus the alert-scaling ones for that profile. */
+    /** The rows of a profile: those whose tag the profile's row lists. */
     List<Row> rows(Profile profile) {
+        List<String> tags = profileTags.get(profile.label());
+        if (tags == null) {
+            throw new IllegalStateException("the table has no profile " + profile.label());
+        }
         List<Row> out = new ArrayList<>();
         for (Row r : rows) {
-            if (r.profile().equals("upstream") || r.profile().equals(profile.label())) {
+            if (tags.contains(r.tag())) {
                 out.add(r);
             }
         }

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# CloudStack's Kubernetes Service plugin, patched by the series in cloudstack/*.patch to use the
+# library, built against CloudStack's own modules, its tests and the series' tests run.
+#
+#   scripts/cloudstack.sh modules   build and install (local Maven repository) the unpatched
+#                                   modules the plugin needs, once per source sha256
+#   scripts/cloudstack.sh apply     extract the source into target/cloudstack/src and apply the
+#                                   series (git apply --check first: a patch that no longer
+#                                   applies fails naming its file and hunk)
+#   scripts/cloudstack.sh test      modules, apply, install the library jar, then build the
+#                                   modules the series touches and run their tests
+#
+# The source is the tarball beside the repository (CKS_CLOUDSTACK_TARBALL, default
+# ../shared/cloudstack/cloudstack-3d6cafe193.tar.gz), checked against its SHA256SUMS. Its README
+# names three things CloudStack's build reaches beyond Maven Central; the workarounds are here:
+#   1. trilead-ssh2 under the jenkins coordinates (install_trilead);
+#   2. -Dcs.opensaml.version=2.6.4 on every Maven run (MVN_FLAGS);
+#   3. -Ddownload.plugin.skip=true and an empty systemvm-templates/sha512sum.txt (workarounds).
+set -euo pipefail
+shopt -s inherit_errexit
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
+WORK="$ROOT/target/cloudstack"
+SERIES_DIR="$ROOT/cloudstack"
+MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
+MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true)
+# Only what the tests need; CloudStack's checkstyle still runs on the modules the series touches.
+QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true
+    -Dspotbugs.skip=true -Dmaven.source.skip=true)
+PLUGIN=plugins/integrations/kubernetes-service
+# The modules the series patches, in reactor terms (-pl); their tests run on every `test`.
+PATCHED_MODULES="framework/jobs,$PLUGIN"
+
+log() { echo "cloudstack.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+m2_repo() {
+    local repo
+    repo="$(cd "$ROOT/java" && $MVN -q -Dstyle.color=never help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | tail -1 || true)"
+    [ -n "$repo" ] || repo="${HOME:-/root}/.m2/repository"
+    echo "$repo"
+}
+
+check_tarball() {
+    [ -f "$TARBALL" ] || die "no CloudStack source at $TARBALL (set CKS_CLOUDSTACK_TARBALL)"
+    local sums="$(dirname "$TARBALL")/SHA256SUMS" name want got
+    name="$(basename "$TARBALL")"
+    [ -f "$sums" ] || die "no SHA256SUMS beside $TARBALL"
+    want="$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1 }' "$sums")"
+    [ -n "$want" ] || die "$sums has no line for $name"
+    got="$(sha256sum "$TARBALL" | cut -d' ' -f1)"
+    [ "$want" = "$got" ] || die "$name: sha256 $got, SHA256SUMS says $want"
+    echo "$got"
+}
+
+# Extract into $1 (replaced), apply the build workarounds there.
+extract() {
+    local dest="$1"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    tar -xzf "$TARBALL" -C "$dest" --strip-components=1
+    mkdir -p "$dest/engine/schema/dist/systemvm-templates"
+    : > "$dest/engine/schema/dist/systemvm-templates/sha512sum.txt"
+}
+
+install_trilead() {
+    local repo="$1"
+    [ -f "$repo/org/jenkins-ci/trilead-ssh2/build-217-jenkins-27/trilead-ssh2-build-217-jenkins-27.jar" ] && return 0
+    log "installing com.trilead:trilead-ssh2:1.0.0-build222 as org.jenkins-ci:trilead-ssh2:build-217-jenkins-27"
+    (cd "$ROOT/java" && $MVN -q dependency:get -Dartifact=com.trilead:trilead-ssh2:1.0.0-build222 -Dtransitive=false)
+    (cd "$ROOT/java" && $MVN -q install:install-file \
+        -Dfile="$repo/com/trilead/trilead-ssh2/1.0.0-build222/trilead-ssh2-1.0.0-build222.jar" \
+        -DgroupId=org.jenkins-ci -DartifactId=trilead-ssh2 -Dversion=build-217-jenkins-27 -Dpackaging=jar)
+}
+
+cmd_modules() {
+    local sha repo marker src
+    sha="$(check_tarball)"
+    repo="$(m2_repo)"
+    marker="$repo/org/apache/cloudstack/.cks-state-modules-$sha"
+    if [ -f "$marker" ]; then
+        log "CloudStack's modules of ${sha:0:12} are in $repo (built $(cat "$marker"))"
+        return 0
+    fi
+    install_trilead "$repo"
+    src="$WORK/pristine"
+    log "extracting ${sha:0:12} into $src"
+    extract "$src"
+    log "building the modules $PLUGIN needs (about 8 minutes on 2 cores)"
+    local start=$SECONDS
+    (cd "$src" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -pl "$PLUGIN" -am install) \
+        > "$WORK/modules.log" 2>&1 || { tail -40 "$WORK/modules.log" >&2; die "building CloudStack's modules failed (log: $WORK/modules.log)"; }
+    date -u +%FT%TZ > "$marker"
+    rm -rf "$src"
+    log "CloudStack's modules built in $((SECONDS - start)) s"
+}
+
+# Extract the pristine source into target/cloudstack/src and apply the series, each patch checked
+# first: one that no longer applies stops here, and git names its file and hunk.
+cmd_apply() {
+    local sha src patch
+    sha="$(check_tarball)"
+    src="$WORK/src"
+    log "extracting ${sha:0:12} into $src"
+    extract "$src"
+    shopt -s nullglob
+    local series=("$SERIES_DIR"/*.patch)
+    [ "${#series[@]}" -gt 0 ] || die "no patches in $SERIES_DIR"
+    # Its own repository: inside this checkout's, git apply would skip every path as outside it.
+    git init -q "$src"
+    for patch in "${series[@]}"; do
+        if ! git -C "$src" apply --check "$patch" 2> "$WORK/apply.err"; then
+            cat "$WORK/apply.err" >&2
+            die "$(basename "$patch") does not apply to CloudStack ${sha:0:12} (above: the file and hunk)"
+        fi
+        git -C "$src" apply --verbose "$patch" > "$WORK/apply.out" 2>&1
+        if grep -q "^Skipped" "$WORK/apply.out" || ! grep -q "^Applied patch" "$WORK/apply.out"; then
+            cat "$WORK/apply.out" >&2
+            die "$(basename "$patch") changed nothing in CloudStack ${sha:0:12}"
+        fi
+        log "applied $(basename "$patch"): $(grep -c '^Applied patch' "$WORK/apply.out") file(s)"
+    done
+}
+
+# The modules the series patches, built against the installed unpatched ones; their tests run
+# (JUnit 4 and Mockito, CloudStack's own style), with CloudStack's checkstyle.
+cmd_test() {
+    cmd_modules
+    cmd_apply
+    local start=$SECONDS
+    log "building and testing $PATCHED_MODULES"
+    if ! (cd "$WORK/src" && $MVN "${MVN_FLAGS[@]}" -Drat.skip=true -Dspotbugs.skip=true -pl "$PATCHED_MODULES" verify) \
+        > "$WORK/test.log" 2>&1; then
+        grep -E "Tests run:|FAIL|ERROR" "$WORK/test.log" | tail -40 >&2
+        die "CloudStack's patched modules failed (log: $WORK/test.log)"
+    fi
+    grep -E "Tests run: [0-9]+, Failures" "$WORK/test.log" | grep -v " in " >&2 || true
+    log "patched modules built and tested in $((SECONDS - start)) s"
+}
+
+"cmd_${1:-test}" "${@:2}"
