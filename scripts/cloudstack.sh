@@ -68,8 +68,8 @@ install_trilead() {
     local repo="$1"
     [ -f "$repo/org/jenkins-ci/trilead-ssh2/build-217-jenkins-27/trilead-ssh2-build-217-jenkins-27.jar" ] && return 0
     log "installing com.trilead:trilead-ssh2:1.0.0-build222 as org.jenkins-ci:trilead-ssh2:build-217-jenkins-27"
-    (cd "$ROOT/java" && $MVN -q dependency:get -Dartifact=com.trilead:trilead-ssh2:1.0.0-build222 -Dtransitive=false)
-    (cd "$ROOT/java" && $MVN -q install:install-file \
+    (cd "$ROOT/java" && $MVN -q -N dependency:get -Dartifact=com.trilead:trilead-ssh2:1.0.0-build222 -Dtransitive=false)
+    (cd "$ROOT/java" && $MVN -q -N install:install-file \
         -Dfile="$repo/com/trilead/trilead-ssh2/1.0.0-build222/trilead-ssh2-1.0.0-build222.jar" \
         -DgroupId=org.jenkins-ci -DartifactId=trilead-ssh2 -Dversion=build-217-jenkins-27 -Dpackaging=jar)
 }
@@ -123,19 +123,38 @@ cmd_apply() {
     done
 }
 
+# The library jar as make built it (every native build inside) and its stand-alone pom, into the
+# local Maven repository: what the patched plugin depends on. No native toolchain is needed here.
+install_library() {
+    local jar pom version
+    pom="$ROOT/java/library/target/cks-state.pom"
+    [ -f "$pom" ] || die "the library is not built ($pom is missing): run make build first"
+    version="$(sed -n 's|^  <version>\(.*\)</version>$|\1|p' "$pom" | head -1)"
+    jar="$ROOT/java/library/target/cks-state-$version.jar"
+    [ -f "$jar" ] || die "the library is not built ($jar is missing): run make build first"
+    (cd "$ROOT/java" && $MVN -q -N install:install-file -Dfile="$jar" -DpomFile="$pom")
+    log "installed cks-state $version into the local Maven repository"
+}
+
 # The modules the series patches, built against the installed unpatched ones; their tests run
 # (JUnit 4 and Mockito, CloudStack's own style), with CloudStack's checkstyle.
 cmd_test() {
     cmd_modules
     cmd_apply
+    install_library
     local start=$SECONDS
     log "building and testing $PATCHED_MODULES"
-    if ! (cd "$WORK/src" && $MVN "${MVN_FLAGS[@]}" -Drat.skip=true -Dspotbugs.skip=true -pl "$PATCHED_MODULES" verify) \
-        > "$WORK/test.log" 2>&1; then
+    # Every JVM of the run (surefire's forks included) checks JNI: a warning fails the run below.
+    if ! (cd "$WORK/src" && JAVA_TOOL_OPTIONS="-Xcheck:jni" $MVN "${MVN_FLAGS[@]}" -Drat.skip=true \
+            -Dspotbugs.skip=true -pl "$PATCHED_MODULES" verify) > "$WORK/test.log" 2>&1; then
         grep -E "Tests run:|FAIL|ERROR" "$WORK/test.log" | tail -40 >&2
         die "CloudStack's patched modules failed (log: $WORK/test.log)"
     fi
     grep -E "Tests run: [0-9]+, Failures" "$WORK/test.log" | grep -v " in " >&2 || true
+    local reports=()
+    IFS=, read -ra modules <<< "$PATCHED_MODULES"
+    for module in "${modules[@]}"; do reports+=("$WORK/src/$module/target/surefire-reports"); done
+    (cd "$ROOT" && scripts/check-jni-warnings.sh "$WORK/test.log" "${reports[@]}") >&2
     log "patched modules built and tested in $((SECONDS - start)) s"
 }
 
