@@ -136,17 +136,44 @@ install_library() {
     log "installed cks-state $version into the local Maven repository"
 }
 
+# CloudStack's own database (scripts/cloudstack-db.sh) on the test server of scripts/mariadb.sh, and
+# a db.properties for it: CloudStack's developer template (utils/conf/db.properties) pointed there.
+# The series' database tests read it (-Dcks.cloudstack.db.properties). Stops the server at exit
+# when it started it.
+database() {
+    if ! "$ROOT/scripts/mariadb.sh" status 2>/dev/null; then
+        "$ROOT/scripts/mariadb.sh" start >&2
+        trap '"$ROOT/scripts/mariadb.sh" stop >&2' EXIT
+    fi
+    "$ROOT/scripts/cloudstack-db.sh" load >&2
+    local url host port user password
+    url="$("$ROOT/scripts/mariadb.sh" url)"
+    host="$(sed -E 's|^jdbc:mariadb://([^:/]+):([0-9]+)/.*|\1|' <<< "$url")"
+    port="$(sed -E 's|^jdbc:mariadb://([^:/]+):([0-9]+)/.*|\2|' <<< "$url")"
+    user="$(sed -E 's|.*[?&]user=([^&]*).*|\1|' <<< "$url")"
+    password="$(sed -E 's|.*[?&]password=([^&]*).*|\1|' <<< "$url")"
+    # The usage database is not used by the tests: it points at cloud too.
+    sed -E -e "s#^db\.(cloud|usage|simulator)\.host=.*#db.\1.host=$host#" \
+        -e "s#^db\.(cloud|usage|simulator)\.port=.*#db.\1.port=$port#" \
+        -e "s#^db\.(cloud|usage|simulator)\.username=.*#db.\1.username=$user#" \
+        -e "s#^db\.(cloud|usage|simulator)\.password=.*#db.\1.password=$password#" \
+        -e "s#^db\.usage\.name=.*#db.usage.name=cloud#" \
+        "$WORK/src/utils/conf/db.properties" > "$WORK/db.properties"
+}
+
 # The modules the series patches, built against the installed unpatched ones; their tests run
 # (JUnit 4 and Mockito, CloudStack's own style), with CloudStack's checkstyle.
 cmd_test() {
     cmd_modules
     cmd_apply
     install_library
+    database
     local start=$SECONDS
     log "building and testing $PATCHED_MODULES"
     # Every JVM of the run (surefire's forks included) checks JNI: a warning fails the run below.
     if ! (cd "$WORK/src" && JAVA_TOOL_OPTIONS="-Xcheck:jni" $MVN "${MVN_FLAGS[@]}" -Drat.skip=true \
-            -Dspotbugs.skip=true -pl "$PATCHED_MODULES" verify) > "$WORK/test.log" 2>&1; then
+            -Dspotbugs.skip=true -Dcks.cloudstack.db.properties="$WORK/db.properties" -pl "$PATCHED_MODULES" verify) \
+            > "$WORK/test.log" 2>&1; then
         grep -E "Tests run:|FAIL|ERROR" "$WORK/test.log" | tail -40 >&2
         die "CloudStack's patched modules failed (log: $WORK/test.log)"
     fi
