@@ -13,7 +13,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
 
 /** The plugin in the mode its configuration names: the stack, one operation, the scanner. */
@@ -22,7 +22,7 @@ public final class FencedPlugin {
 
     /** What the operation and the scanner did: the entry, whether the completion hit, the scanner. */
     public record Run(OperationEntry<State, Event> entry, boolean completed,
-            KubernetesClusterStatusScanner<State, Event> scanner) {
+            ClusterStateScanner<State, Event> scanner) {
     }
 
     public Run upgrade(ConnectionSource dataSourceSource, String configuredValue, long msid, long runid, long jobId,
@@ -35,8 +35,8 @@ public final class FencedPlugin {
         OperationEntry<State, Event> entry = guard.transitToOperationState(clusterId, Operation.UPGRADE);
         boolean ok = entry.mayProceed() && upgradeNodes.getAsBoolean();
         boolean completed = guard.complete(clusterId, entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED); // by the entry's token
-        KubernetesClusterStatusScanner<State, Event> scanner =
-                new KubernetesClusterStatusScanner<>(dao, () -> Owner.of(msid, currentRunid.getAsLong()));
+        ClusterStateScanner<State, Event> scanner =
+                new ClusterStateScanner<>(dao, () -> Owner.of(msid, currentRunid.getAsLong()));
         // endregion
         return new Run(entry, completed, scanner);
     }

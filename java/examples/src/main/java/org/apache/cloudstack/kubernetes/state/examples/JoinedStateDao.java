@@ -22,17 +22,21 @@ public class JoinedStateDao {
     public boolean updateState(State currentState, Event event, State nextState, KubernetesCluster vo, Object data) {
         TransactionLegacy txn = TransactionLegacy.currentTxn();
         txn.start();                       // nests in an outer Transaction.execute, if there is one
+        boolean committed = false;
         try {
             boolean changed = stateDao.updateState(txn.getConnection(), vo.getId(), currentState, event);
             txn.commit();                  // commits only when this start() was the outermost
+            committed = true;
             return changed;
         } catch (SQLException e) {
-            txn.rollback();
             throw new CloudRuntimeException("Kubernetes cluster " + vo.getId() + ": state not written", e);
         } catch (StateStoreException e) {  // isLostRace(): a deadlock or lock wait timeout ended the transaction
-            txn.rollback();
             throw new CloudRuntimeException("Kubernetes cluster " + vo.getId() + ": state not written"
                     + (e.isLostRace() ? ", please retry" : ""), e);
+        } finally {
+            if (!committed) {
+                txn.rollback();            // whatever was thrown: the thread's transaction is left as found
+            }
         }
     }
     // endregion

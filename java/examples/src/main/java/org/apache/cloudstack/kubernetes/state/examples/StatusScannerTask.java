@@ -5,7 +5,7 @@ import com.cloud.kubernetes.cluster.KubernetesCluster.State;
 import java.util.function.LongPredicate;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 
@@ -31,9 +31,9 @@ public class StatusScannerTask {
     /** One pass: what the recovery and the reconciliation did. */
     public Object[] pass() {
         // region scanner
-        KubernetesClusterStatusScanner<State, Event> scanner = new KubernetesClusterStatusScanner<>(stateDao,
+        ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(stateDao,
                 () -> Owner.of(msid, runid));                                // this server (fenced mode holds with it)
-        RecoveryResult<State> recovered = scanner.recoverOrphanedOperationStates();        // stuck operations -> Alert
+        RecoveryResult<State> recovered = scanner.recoverOrphanedOperationStates();        // stuck operations failed by the table
         ReconcileResult<State> reconciled = scanner.reconcileAlertClusters(id -> isClusterApiHealthy(id)); // Alert -> Running / Stopped
         // endregion
         return new Object[] {recovered, reconciled};

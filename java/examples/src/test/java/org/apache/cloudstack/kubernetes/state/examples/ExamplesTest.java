@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.cloud.cluster.ManagementServerNode;
+import com.cloud.kubernetes.cluster.KubernetesCluster;
 import com.cloud.kubernetes.cluster.KubernetesCluster.Event;
 import com.cloud.kubernetes.cluster.KubernetesCluster.State;
 import com.cloud.kubernetes.cluster.KubernetesClusterVO;
@@ -87,6 +88,31 @@ class ExamplesTest {
         assertTrue(dao.updateState(State.Running, Event.StopRequested, State.Stopping, vo, null));
         assertEquals("Stopping", db.state(id), "without an outer transaction it commits itself");
         assertFalse(dao.updateState(State.Running, Event.StopRequested, State.Stopping, vo, null), "a miss");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ExampleDatabase.class)
+    void theJoinedDaoLeavesTheTransactionAsFoundWhateverIsThrown(ExampleDatabase db) throws SQLException {
+        setUp(db);
+        long id = db.cluster("Running");
+        JoinedStateDao dao = new JoinedStateDao(new PluginStart().machine());
+        KubernetesCluster broken = new KubernetesCluster() {
+            @Override
+            public long getId() {
+                throw new IllegalStateException("no id");
+            }
+
+            @Override
+            public State getState() {
+                return State.Running;
+            }
+        };
+        assertEquals("no id", assertThrows(IllegalStateException.class,
+                () -> dao.updateState(State.Running, Event.StopRequested, State.Stopping, broken, null)).getMessage());
+        // Had the failed call left its start() open, this write would nest in it and never commit.
+        assertTrue(dao.updateState(State.Running, Event.StopRequested, State.Stopping,
+                new KubernetesClusterVO(id, State.Running), null));
+        assertEquals("Stopping", db.state(id), "committed: the failed call left no transaction open");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -91,7 +91,7 @@ public final class CloudStackScaleBenchmark {
             for (long jobs : jobCounts) {
                 long inProgress = populateJobs(admin, clusters, jobs);
                 StatementCounter counter = new StatementCounter(pooled);
-                KubernetesClusterStatusScanner<State, Event> scanner = new KubernetesClusterStatusScanner<>(
+                ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(
                         new KubernetesClusterStateDao<>(machine, counter), counter, () -> null);
                 long[] ns = new long[passes];
                 long rows = 0;

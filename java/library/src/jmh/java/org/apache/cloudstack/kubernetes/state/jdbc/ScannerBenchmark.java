@@ -25,7 +25,7 @@ import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
 /**
- * One orphan-recovery pass of {@link KubernetesClusterStatusScanner} end to end on MariaDB, against
+ * One orphan-recovery pass of {@link ClusterStateScanner} end to end on MariaDB, against
  * a per-cluster implementation written the way naive code would do it: list the clusters, read
  * each one, query the jobs of each one in an operation's state, fail it when it has none.
  *
@@ -83,8 +83,8 @@ public final class ScannerBenchmark {
             for (int n : sizes) {
                 Map<State, List<Long>> stuck = populate(admin, n);
                 int stuckCount = stuck.values().stream().mapToInt(List::size).sum();
-                KubernetesClusterStatusScanner<State, Event> scanner =
-                        new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine, pool), pool,
+                ClusterStateScanner<State, Event> scanner =
+                        new ClusterStateScanner<>(new KubernetesClusterStateDao<>(machine, pool), pool,
                                 () -> null);
                 long[] scannerNs = new long[passes];
                 long[] naiveNs = new long[passes];
@@ -148,7 +148,7 @@ public final class ScannerBenchmark {
         try (Connection c = source.open()) {
             List<Long> ids = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM kubernetes_cluster WHERE removed IS NULL"
-                    + " AND cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "' ORDER BY id");
+                    + " AND cluster_type = '" + ClusterStateScanner.CLOUD_MANAGED + "' ORDER BY id");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     ids.add(rs.getLong(1));

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one Alert-reconciliation / fault-detection pass of {@link KubernetesClusterStatusScanner} did.
+ * What one Alert-reconciliation / fault-detection pass of {@link ClusterStateScanner} did.
  *
  * @param listed     clusters listed (Alert and Running, CloudManaged, not removed)
  * @param moved      cluster id -> the state this pass left it in, for every cluster it moved

@@ -5,7 +5,7 @@ import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
 
 /**
- * What one orphan-recovery pass of {@link KubernetesClusterStatusScanner} did, or, in a preview
+ * What one orphan-recovery pass of {@link ClusterStateScanner} did, or, in a preview
  * ({@code applied} false), would do: what it read, what its native plan said and what each write did.
  *
  * @param kind          the pass's outcome (in a preview RECOVERED means "would recover")

@@ -1,7 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 /**
- * Observes the points of a {@link KubernetesClusterStatusScanner} pass, on the scanning thread:
+ * Observes the points of a {@link ClusterStateScanner} pass, on the scanning thread:
  * for monitoring, for simulations and for tests that interleave other writers between the
  * scanner's reads and its compare-and-sets. Every method defaults to doing nothing; a listener
  * that throws aborts the pass (after {@link #afterRecovery} of an update in flight).

@@ -114,7 +114,7 @@ final class ScanQueries {
                 + " LEFT JOIN kubernetes_cluster_vm_map m ON m.cluster_id = kc.id"
                 + " LEFT JOIN vm_instance vm ON vm.id = m.vm_id AND vm.removed IS NULL"
                 + " WHERE kc.state IN ('" + alert.name() + "', '" + running.name() + "')"
-                + " AND kc.removed IS NULL AND kc.cluster_type = '" + KubernetesClusterStatusScanner.CLOUD_MANAGED + "'"
+                + " AND kc.removed IS NULL AND kc.cluster_type = '" + ClusterStateScanner.CLOUD_MANAGED + "'"
                 + " GROUP BY " + clusterColumns + ", " + expectedNodes + " ORDER BY kc.id";
     }
 

@@ -21,7 +21,7 @@
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup} and
  *       {@link org.apache.cloudstack.kubernetes.state.jdbc.JobCmdInfo}: the IN_PROGRESS cluster jobs
  *       and their clusters, also for jobs of older servers that leave {@code instance_id} NULL.</li>
- *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner}: orphan
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner}: orphan
  *       recovery and Alert reconciliation / fault detection, with a constant number of statements
  *       per pass plus one compare-and-set per cluster it moves.</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.StatementCounter}: a JDBC proxy that

@@ -57,7 +57,7 @@ class FencedWindowsTest {
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         AtomicReference<OperationEntry<State, Event>> entryB = new AtomicReference<>();
         AtomicReference<ClusterOperationGuard<State, Event>> b = new AtomicReference<>();
-        KubernetesClusterStatusScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
+        ClusterStateScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
         scanner.setListener(new ScanListener() {
             @Override
             public void jobsRead() {
@@ -329,7 +329,7 @@ class FencedWindowsTest {
         long jobA = ModeFixtures.job(f, id, MS1);
         ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
-        KubernetesClusterStatusScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
+        ClusterStateScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
         assertEquals(List.of(), scanner.recoverOrphanedOperationStates().recoveredIds(),
                 "a live operation with its job in progress is never touched");
         // Its completion write failed (a database error), then the worker ended its job; the server stays up.

@@ -39,8 +39,8 @@ final class Fixtures {
     }
 
     /** The scanner of {@code mode} on management server {@code me}. */
-    KubernetesClusterStatusScanner<State, Event> scanner(StateMode mode, Owner me) {
-        return new KubernetesClusterStatusScanner<>(dao(mode), () -> me);
+    ClusterStateScanner<State, Event> scanner(StateMode mode, Owner me) {
+        return new ClusterStateScanner<>(dao(mode), () -> me);
     }
 
     /** The kit that writes CloudStack's rows on this database. */

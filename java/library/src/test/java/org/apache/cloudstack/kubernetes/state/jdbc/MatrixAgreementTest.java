@@ -40,7 +40,7 @@ class MatrixAgreementTest {
         Event[] events = Event.values();
         KubernetesClusterStateDao<State, Event> dao =
                 new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()).withHistory(1L);
-        KubernetesClusterStatusScanner<State, Event> scanner = new KubernetesClusterStatusScanner<>(dao);
+        ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(dao);
         long[] ids = new long[CLUSTERS];
         Map<Long, Integer> index = new HashMap<>();
         for (int i = 0; i < CLUSTERS; i++) {

@@ -26,7 +26,7 @@ final class ModeFixtures {
         return new Fixtures(db).guard(mode, owner);
     }
 
-    static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StateMode mode, Owner me) {
+    static ClusterStateScanner<State, Event> scanner(Databases.Db db, StateMode mode, Owner me) {
         return new Fixtures(db).scanner(mode, me);
     }
 

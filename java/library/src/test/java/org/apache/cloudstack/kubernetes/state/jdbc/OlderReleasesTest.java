@@ -45,7 +45,7 @@ class OlderReleasesTest {
         long importing = f.cluster(State.Importing); // written by a newer server: the 4.16 enum lacks it
         long running = f.cluster(State.Running);
 
-        RecoveryResult<State416> result = new KubernetesClusterStatusScanner<>(dao).recoverOrphanedOperationStates();
+        RecoveryResult<State416> result = new ClusterStateScanner<>(dao).recoverOrphanedOperationStates();
         assertEquals(List.of(scaling), result.candidateIds());
         assertEquals(List.of(scaling), result.recoveredIds());
         assertEquals(State.Alert, f.state(scaling));

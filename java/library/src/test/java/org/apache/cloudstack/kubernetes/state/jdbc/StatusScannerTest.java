@@ -28,9 +28,9 @@ class StatusScannerTest {
         return ModeFixtures.allDbsAndModes();
     }
 
-    private static KubernetesClusterStatusScanner<State, Event> scanner(Databases.Db db, StateMode mode,
+    private static ClusterStateScanner<State, Event> scanner(Databases.Db db, StateMode mode,
             StatementCounter counter) {
-        return new KubernetesClusterStatusScanner<>(new Fixtures(db).dao(mode), counter, () -> SCANNER);
+        return new ClusterStateScanner<>(new Fixtures(db).dao(mode), counter, () -> SCANNER);
     }
 
     /** The statements a recovery pass reads before its writes: fenced mode also reads mshost. */
@@ -178,7 +178,7 @@ class StatusScannerTest {
         long id = f.cluster(State.Scaling);
         long job = f.jobWithInstanceId(id);
         f.update("UPDATE async_job SET job_status = 1 WHERE id = " + job); // the job just finished...
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterStateScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void jobsRead() {
@@ -199,7 +199,7 @@ class StatusScannerTest {
         Fixtures f = ModeFixtures.reset(db, mode);
         long id = f.cluster(State.Starting);
         long other = f.cluster(State.Stopping);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterStateScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void candidatesRead() {
@@ -223,7 +223,7 @@ class StatusScannerTest {
         long a = f.cluster(State.Upgrading);
         long b = f.cluster(State.RemovingNodes);
         List<String> events = new ArrayList<>();
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterStateScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void candidatesRead() {
@@ -282,7 +282,7 @@ class StatusScannerTest {
             ids.add(f.cluster(s));
         }
         KubernetesClusterStateDao<State, Event> dao = f.dao(mode).withHistory(7L);
-        RecoveryResult<State> result = new KubernetesClusterStatusScanner<>(dao, () -> SCANNER)
+        RecoveryResult<State> result = new ClusterStateScanner<>(dao, () -> SCANNER)
                 .recoverOrphanedOperationStates();
         assertEquals(Set.copyOf(ids), Set.copyOf(result.recoveredIds()));
         // CloudStack's table: an add or removal of nodes fails back to Running, every other to Alert.
@@ -309,7 +309,7 @@ class StatusScannerTest {
         f.vm(id, 1002, "Stopped", false);
         StatementCounter counter = new StatementCounter(db.source());
         KubernetesClusterStateDao<State, Event> dao = f.dao(mode).withHistory(null);
-        ReconcileResult<State> result = new KubernetesClusterStatusScanner<>(dao, counter, () -> SCANNER)
+        ReconcileResult<State> result = new ClusterStateScanner<>(dao, counter, () -> SCANNER)
                 .reconcileAlertClusters(x -> {
             throw new AssertionError("health is only asked when all VMs run");
         });
@@ -329,7 +329,7 @@ class StatusScannerTest {
         long id = f.cluster(State.Alert);
         f.vm(id, 1001, "Stopped", true);
         f.vm(id, 1002, "Stopped", false);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterStateScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         ClusterOperationGuard<State, Event> user = f.guard(mode, USER);
         scanner.setListener(new ScanListener() {
             @Override
@@ -392,7 +392,7 @@ class StatusScannerTest {
         long id = f.cluster(State.Alert);
         f.vm(id, 3001, "Running", true);
         f.vm(id, 3002, "Running", false);
-        KubernetesClusterStatusScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
+        ClusterStateScanner<State, Event> scanner = scanner(db, mode, new StatementCounter(db.source()));
         scanner.setListener(new ScanListener() {
             @Override
             public void reconcileListed() {

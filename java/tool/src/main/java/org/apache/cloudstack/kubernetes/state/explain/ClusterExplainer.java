@@ -17,14 +17,14 @@ import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 
 /**
  * Reads what {@link ClusterExplanation} holds, read-only. The verdict is the status scanner's own
- * ({@link KubernetesClusterStatusScanner#orphanRecovery(boolean)} without apply: its reads and its native plan, nothing written),
+ * ({@link ClusterStateScanner#orphanRecovery(boolean)} without apply: its reads and its native plan, nothing written),
  * in the mode the management servers run.
  */
 public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
@@ -91,7 +91,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
     }
 
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {
-        KubernetesClusterStatusScanner<S, E> scanner = new KubernetesClusterStatusScanner<>(
+        ClusterStateScanner<S, E> scanner = new ClusterStateScanner<>(
                 new KubernetesClusterStateDao<>(machine.withMode(mode), source), () -> NO_SCANNER);
         RecoveryResult<S> preview = scanner.orphanRecovery(false);
         RecoveryResult.Planned<S> planned = preview.plannedFor(cluster.id());
@@ -115,7 +115,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                     "the " + mode.label() + " scanner leaves it: " + why, null);
         }
         String why = cluster.removed() != null ? "it is removed"
-                : !KubernetesClusterStatusScanner.CLOUD_MANAGED.equals(cluster.clusterType())
+                : !ClusterStateScanner.CLOUD_MANAGED.equals(cluster.clusterType())
                         ? "it is not CloudManaged (" + cluster.clusterType() + ")"
                 : machine.orphanStates().stream().noneMatch(s -> s.name().equals(cluster.state()))
                         ? cluster.state() + " is not an operation's state"

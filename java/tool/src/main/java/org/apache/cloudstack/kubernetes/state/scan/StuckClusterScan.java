@@ -12,7 +12,7 @@ import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 
@@ -40,12 +40,12 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     private static final Owner TOOL = Owner.of(0, 0);
 
     private final ConnectionSource source;
-    private final KubernetesClusterStatusScanner<S, E> scanner;
+    private final ClusterStateScanner<S, E> scanner;
 
     /** {@code machine}: with the deployment's heartbeat threshold (fenced recovery judges owners by it). */
     public StuckClusterScan(ClusterStateMachine<S, E> machine, ConnectionSource source, StateMode mode) {
         this.source = source;
-        this.scanner = new KubernetesClusterStatusScanner<>(new KubernetesClusterStateDao<>(machine.withMode(mode),
+        this.scanner = new ClusterStateScanner<>(new KubernetesClusterStateDao<>(machine.withMode(mode),
                 source), () -> TOOL);
     }
 

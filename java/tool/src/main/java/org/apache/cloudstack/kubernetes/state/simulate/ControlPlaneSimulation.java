@@ -17,7 +17,7 @@ import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
@@ -202,9 +202,9 @@ public final class ControlPlaneSimulation {
         return new ClusterOperationGuard<>(dao(machine, db, server));
     }
 
-    private KubernetesClusterStatusScanner<State, Event> scanner(ClusterStateMachine<State, Event> machine,
+    private ClusterStateScanner<State, Event> scanner(ClusterStateMachine<State, Event> machine,
             SimulationDatabase db, ManagementServer server) {
-        return new KubernetesClusterStatusScanner<>(dao(machine, db, server), () -> Owner.of(server.msid,
+        return new ClusterStateScanner<>(dao(machine, db, server), () -> Owner.of(server.msid,
                 server.runid()));
     }
 

@@ -23,7 +23,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
@@ -206,7 +206,7 @@ public final class ProcessSimulation {
     /** After the storm every server is stopped: a few passes recover what the last faults left. */
     private static void finalPasses(ClusterStateMachine<State, Event> machine, SimulationDatabase db,
             ScannerStats stats) {
-        KubernetesClusterStatusScanner<State, Event> scanner = new KubernetesClusterStatusScanner<>(
+        ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(
                 new KubernetesClusterStateDao<>(machine, db.source()).withHistory(ControlPlaneSimulation.MSID_BASE),
                 () -> Owner.of(ControlPlaneSimulation.MSID_BASE, 1));
         int failures = 0;

@@ -6,7 +6,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
@@ -20,18 +20,18 @@ final class ScannerRunner implements ScanListener {
     private static final ReentrantLock GLOBAL_LOCK = new ReentrantLock();
 
     private final ManagementServer server;
-    private final KubernetesClusterStatusScanner<State, Event> scanner;
+    private final ClusterStateScanner<State, Event> scanner;
     private final InvariantMonitor monitor;
     private final ScannerStats stats;
     private final boolean widenWindows;
     private final ActionEvents events;
 
-    ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
+    ScannerRunner(ManagementServer server, ClusterStateScanner<State, Event> scanner,
             InvariantMonitor monitor, ScannerStats stats, boolean widenWindows) {
         this(server, scanner, monitor, stats, widenWindows, ActionEvents.NONE);
     }
 
-    ScannerRunner(ManagementServer server, KubernetesClusterStatusScanner<State, Event> scanner,
+    ScannerRunner(ManagementServer server, ClusterStateScanner<State, Event> scanner,
             InvariantMonitor monitor, ScannerStats stats, boolean widenWindows, ActionEvents events) {
         this.events = events;
         this.server = server;

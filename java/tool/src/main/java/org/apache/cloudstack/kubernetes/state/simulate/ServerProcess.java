@@ -17,7 +17,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStatusScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
 import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 
@@ -71,7 +71,7 @@ public final class ServerProcess {
             KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source())
                     .withHistory(s.msid());
             ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(dao);
-            KubernetesClusterStatusScanner<State, Event> statusScanner = new KubernetesClusterStatusScanner<>(
+            ClusterStateScanner<State, Event> statusScanner = new ClusterStateScanner<>(
                     new KubernetesClusterStateDao<>(machine, db.source()).withHistory(s.msid()),
                     () -> Owner.of(s.msid(), s.runid()));
             LoggedActions events = new LoggedActions(log);

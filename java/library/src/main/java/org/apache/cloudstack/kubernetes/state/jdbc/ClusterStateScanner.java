@@ -45,8 +45,8 @@ import org.apache.logging.log4j.Logger;
  * <p>Statements per pass: recovery 1 without a candidate, else 2 (fenced 3), +1 for jobs known by
  * uuid only, + one per write; reconciliation 1 + one per step applied. Neither grows with the clusters.
  */
-public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends Enum<E>> {
-    private static final Logger LOG = LogManager.getLogger(KubernetesClusterStatusScanner.class);
+public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
+    private static final Logger LOG = LogManager.getLogger(ClusterStateScanner.class);
 
     /** The scanner only handles clusters of this type. */
     public static final String CLOUD_MANAGED = "CloudManaged";
@@ -70,7 +70,7 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
     private volatile LongSupplier heartbeatThreshold;
 
     /** A compat scanner that reads and writes through the DAO's connection source. */
-    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao) {
+    public ClusterStateScanner(KubernetesClusterStateDao<S, E> dao) {
         this(dao, dao.source(), () -> null);
     }
 
@@ -78,12 +78,12 @@ public final class KubernetesClusterStatusScanner<S extends Enum<S>, E extends E
      * {@code scanner}: this server (msid, runid now), asked at each pass so a restart is followed; the
      * fenced mode holds a cluster with it between two reconcile steps (compat: may answer null).
      */
-    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao, Supplier<Owner> scanner) {
+    public ClusterStateScanner(KubernetesClusterStateDao<S, E> dao, Supplier<Owner> scanner) {
         this(dao, dao.source(), scanner);
     }
 
     /** A scanner that uses {@code source} (e.g. a {@link StatementCounter}) for its connection. */
-    public KubernetesClusterStatusScanner(KubernetesClusterStateDao<S, E> dao, ConnectionSource source,
+    public ClusterStateScanner(KubernetesClusterStateDao<S, E> dao, ConnectionSource source,
             Supplier<Owner> scanner) {
         this.dao = Objects.requireNonNull(dao, "dao");
         this.machine = dao.machine();
