@@ -252,8 +252,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return results.entry(operation, s, packed, row, me);
     }
 
-    /** Starts one compat scale or autoscale accepted with the cluster in {@code startedFrom}. */
+    /** Starts one compat scale or autoscale accepted with the cluster in {@code startedFrom}; compat mode only. */
     public ScaleOperation<S, E> beginScale(ScaleKind kind, S startedFrom) {
+        requireCompat("beginScale(ScaleKind, S)", "beginScale(ScaleKind, Token, Owner)");
         require(startedFrom, "startedFrom");
         return beginScale(kind, Token.of(startedFrom), null);
     }
@@ -291,8 +292,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return completionOf(hold, outcome);
     }
 
-    /** A compat completion: of an operation that moved the cluster to {@code movedTo} (null: it did not). */
+    /** A compat completion: of an operation that moved the cluster to {@code movedTo} (null: it did not); compat mode only. */
     public StateWrite<S, E> completion(S movedTo, Outcome outcome) {
+        requireCompat("completion(S, Outcome)", "completion(Hold, Outcome)");
         codeOrNone(movedTo, "movedTo");
         return completionOf(movedTo == null ? null : new Hold<>(Token.of(movedTo), movedTo), outcome);
     }
@@ -353,8 +355,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return new ReconcilePlan<>(results.reconcileSteps(packed, listed.token(), scanner));
     }
 
-    /** {@link #planReconcile(ClusterRow, VmSummary, Owner)} of a compat row. */
+    /** {@link #planReconcile(ClusterRow, VmSummary, Owner)} of a compat row; compat mode only. */
     public ReconcilePlan<S, E> planReconcile(S listed, VmSummary vms) {
+        requireCompat("planReconcile(S, VmSummary)", "planReconcile(ClusterRow, VmSummary, Owner)");
         return planReconcile(listed == null ? null : ClusterRow.of(listed), vms, null);
     }
 
@@ -389,6 +392,16 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     private int codeOrNone(S state, String argument) {
         return state == null ? NativeBridge.NONE : states.code(state, argument);
+    }
+
+    /**
+     * The short forms that know only a state: in fenced mode they would write with no version and no
+     * owner, so they refuse rather than misbehave.
+     */
+    private void requireCompat(String method, String fencedForm) {
+        if (mode != StateMode.COMPAT) {
+            throw new IllegalStateException(method + " is compat mode's; in " + mode.label() + " mode use " + fencedForm);
+        }
     }
 
     private static void require(Object value, String argument) {

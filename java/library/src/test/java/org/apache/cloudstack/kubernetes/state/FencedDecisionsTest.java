@@ -151,4 +151,16 @@ class FencedDecisionsTest {
                 NO_LONGS, List.of()).recoveries();
         assertEquals(GoneReason.NO_OWNER_NO_JOB, noJobs.get(0).reason());
     }
+
+    @Test
+    void theStateOnlyShortFormsRefuseFencedModeRatherThanWriteWithoutVersionOrOwner() {
+        IllegalStateException completion = assertThrows(IllegalStateException.class,
+                () -> F.completion(State.Upgrading, Outcome.SUCCEEDED));
+        assertEquals("completion(S, Outcome) is compat mode's; in fenced mode use completion(Hold, Outcome)",
+                completion.getMessage());
+        assertThrows(IllegalStateException.class, () -> F.beginScale(ScaleKind.SCALE_UP, State.Running));
+        assertThrows(IllegalStateException.class, () -> F.planReconcile(State.Alert, VmSummary.ALL_STOPPED));
+        ClusterStateMachine<State, Event> compat = F.withMode(StateMode.COMPAT);
+        assertEquals(State.Running, compat.completion(State.Upgrading, Outcome.SUCCEEDED).target().state());
+    }
 }

@@ -28,7 +28,8 @@ final class RulesCommand implements Runnable {
     Format format;
 
     @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
-            description = "upstream or alert-scaling (default: ${DEFAULT-VALUE})")
+            description = "upstream (CloudStack 4.21 and later), alert-scaling (upstream with #14604) or cloudstack-4.20"
+                    + " (default: ${DEFAULT-VALUE})")
     Profile profile;
 
     @Override
