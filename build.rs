@@ -95,7 +95,7 @@ fn generate(spec: &spec::Spec) -> String {
         {
             table[row.from as usize][row.event as usize] = row.to;
         }
-        let ident = profile.name.replace(['-', '.'], "_").to_uppercase();
+        let ident = profile.constant();
         let _ = writeln!(
             out,
             "pub(crate) static {ident}_TABLE: [[u8; Event::COUNT]; State::COUNT] = ["

@@ -33,6 +33,14 @@ pub struct ProfileRow {
     pub tags: Vec<String>,
 }
 
+impl ProfileRow {
+    /// The profile's name as a constant (`cloudstack-4.20` -> `CLOUDSTACK_4_20`): its code's name and
+    /// the prefix of its generated table.
+    pub fn constant(&self) -> String {
+        self.name.replace(['-', '.'], "_").to_uppercase()
+    }
+}
+
 /// A code that crosses JNI: `family` groups the codes of one result field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeRow {
@@ -226,17 +234,17 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                 if !spec.transitions.is_empty() {
                     return Err(format!("line {line}: profiles come before the transitions"));
                 }
-                let constant = name.replace(['-', '.'], "_").to_uppercase();
-                spec.codes.push(CodeRow {
-                    family: "profile".to_string(),
-                    name: constant,
-                    value: i32::from(code),
-                });
-                spec.profiles.push(ProfileRow {
+                let profile = ProfileRow {
                     code,
                     name: name.to_string(),
                     tags: fields[3].split(',').map(str::to_string).collect(),
+                };
+                spec.codes.push(CodeRow {
+                    family: "profile".to_string(),
+                    name: profile.constant(),
+                    value: i32::from(code),
                 });
+                spec.profiles.push(profile);
             }
             "transition" => {
                 expect_fields(&fields, 5, line)?;
