@@ -65,6 +65,11 @@ public final class NativeLibrary {
         return NativeBridge.ABI_VERSION;
     }
 
+    /** The library jar's Maven version ("dev" when running from classes): what a server logs at start. */
+    public static String version() {
+        return LibraryLocator.version();
+    }
+
     /** Where the library came from (a path, or "java.library.path"); null before a successful load. */
     public static String source() {
         return source;

@@ -13,8 +13,8 @@ public enum StateMode {
     COMPAT(NativeCodes.MODE_COMPAT),
     FENCED(NativeCodes.MODE_FENCED);
 
-    /** The configuration key (a system property, or CloudStack's global setting of that name). */
-    public static final String CONFIG_KEY = "cks.state.mode";
+    /** The configuration key: CloudStack's global setting of that name (the plugin's ConfigKey), or a system property. */
+    public static final String CONFIG_KEY = "cloud.kubernetes.cluster.state.mode";
 
     private final int code;
 

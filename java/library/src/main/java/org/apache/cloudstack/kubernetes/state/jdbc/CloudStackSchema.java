@@ -150,6 +150,9 @@ public final class CloudStackSchema {
         return List.copyOf(statements);
     }
 
+    /** The operator's command that adds the fence columns and the trigger (docs/fenced-mode.md). */
+    public static final String MIGRATE_COMMAND = "cks-state schema --migrate fenced --apply";
+
     /** The name of the rolling-upgrade trigger the fenced migration creates. */
     public static final String VERSION_TRIGGER = "trg_kubernetes_cluster__state_version";
 
@@ -218,8 +221,8 @@ public final class CloudStackSchema {
             case ALL -> StateMode.FENCED;
             case PARTIAL -> throw partial(c);
             case NONE -> throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
-                        + " the columns " + FENCE_COLUMNS + ": run the migration first (" + FENCED_UP_RESOURCE + " and "
-                        + FENCED_TRIGGER_MARIADB_RESOURCE + ", or CloudStackSchema.migrateUp), or configure 'compat'");
+                        + " the columns " + FENCE_COLUMNS + ": run the migration first (" + MIGRATE_COMMAND + "; or "
+                        + FENCED_UP_RESOURCE + " and " + FENCED_TRIGGER_MARIADB_RESOURCE + "), or configure 'compat'");
         };
     }
 

@@ -2,7 +2,6 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashSet;
@@ -16,13 +15,13 @@ final class TableColumns {
 
     /** The lower-case column names of {@code table} (a fixed CloudStack table name). */
     static Set<String> of(Connection c, String table) throws SQLException {
-        // The result set's metadata, not DatabaseMetaData: no information_schema query (MariaDB
-        // builds temporary tables for those), and the same answer on H2 and MariaDB.
+        // Rows, not a result set's metadata: the management server's pool sets Connector/J's
+        // cacheResultSetMetadata, which keeps a query's columns from before a migration. SHOW
+        // COLUMNS answers on MariaDB, MySQL and H2 alike, without an information_schema query.
         Set<String> out = new LinkedHashSet<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
-            ResultSetMetaData md = rs.getMetaData();
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                out.add(md.getColumnName(i).toLowerCase(Locale.ROOT));
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW COLUMNS FROM " + table)) {
+            while (rs.next()) {
+                out.add(rs.getString(1).toLowerCase(Locale.ROOT));
             }
         } finally {
             if (!c.getAutoCommit()) {

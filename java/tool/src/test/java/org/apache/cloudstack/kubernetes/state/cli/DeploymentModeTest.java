@@ -99,7 +99,7 @@ class DeploymentModeTest {
             ToolRun run = command.equals("scan") ? ToolRun.of("scan", "--jdbc-url", db.url(), "--mode", "fenced")
                     : ToolRun.of("explain", "1", "--jdbc-url", db.url(), "--mode", "fenced");
             assertEquals(1, run.code(), run.out() + run.err());
-            assertTrue(run.err().startsWith("cks-state " + command + ": --mode fenced: cks.state.mode is 'fenced' but"
+            assertTrue(run.err().startsWith("cks-state " + command + ": --mode fenced: cloud.kubernetes.cluster.state.mode is 'fenced' but"
                     + " kubernetes_cluster has none of the columns [state_version, op_owner_msid, op_owner_runid,"
                     + " op_job_id]: run the migration first"), run.err());
             assertFalse(run.err().contains("Unknown column"), run.err());

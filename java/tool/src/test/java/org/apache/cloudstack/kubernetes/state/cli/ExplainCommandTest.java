@@ -154,7 +154,7 @@ class ExplainCommandTest {
         }
         ToolRun noColumns = explain(db, "held", "--mode", "fenced");
         assertEquals(1, noColumns.code());
-        assertTrue(noColumns.err().startsWith("cks-state explain: --mode fenced: cks.state.mode is 'fenced' but"
+        assertTrue(noColumns.err().startsWith("cks-state explain: --mode fenced: cloud.kubernetes.cluster.state.mode is 'fenced' but"
                 + " kubernetes_cluster has none of the columns"), noColumns.err());
     }
 
