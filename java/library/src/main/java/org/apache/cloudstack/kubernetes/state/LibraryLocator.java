@@ -21,8 +21,8 @@ import java.util.Properties;
  * library, with its own statics and its own binding to that loader's {@code NativeLog}.
  */
 final class LibraryLocator {
-    private static final String POM_PROPERTIES =
-            "/META-INF/maven/org.apache.cloudstack.kubernetes/cks-state/pom.properties";
+    /** Written by the build (filtered); kept by a shaded jar, which drops META-INF/maven. */
+    private static final String VERSION_PROPERTIES = "/org/apache/cloudstack/kubernetes/state/cks-state.properties";
 
     /** The jar folder whose library was loaded; null when it came from a path (written under NativeLibrary's lock). */
     private static volatile String loadedPlatform;
@@ -156,9 +156,9 @@ final class LibraryLocator {
         return NativeExtraction.extract(bytes, sha256(bytes), version());
     }
 
-    /** The jar's Maven version, or "dev" when running from classes (tests). */
+    /** The library's Maven version, or "dev" when its properties are missing (classes not built by Maven). */
     static String version() {
-        try (InputStream in = LibraryLocator.class.getResourceAsStream(POM_PROPERTIES)) {
+        try (InputStream in = LibraryLocator.class.getResourceAsStream(VERSION_PROPERTIES)) {
             if (in != null) {
                 Properties p = new Properties();
                 p.load(in);

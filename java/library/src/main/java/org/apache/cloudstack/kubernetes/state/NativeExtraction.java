@@ -32,7 +32,8 @@ final class NativeExtraction {
 
     /** The library file for {@code bytes} (hash {@code sha256}), written if it is not there with that content. */
     static Path extract(byte[] bytes, String sha256, String version) throws IOException {
-        Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+        // System.load wants an absolute path; java.io.tmpdir may be relative to the working folder.
+        Path tmp = Paths.get(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
         Path userFolder = tmp.resolve("cks-state-" + userName());
         boolean shared = ownFolder(userFolder);
         Path base = shared ? userFolder : privateFolder(tmp);

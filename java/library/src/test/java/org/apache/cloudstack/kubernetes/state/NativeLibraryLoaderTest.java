@@ -2,6 +2,7 @@ package org.apache.cloudstack.kubernetes.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -108,6 +109,42 @@ class NativeLibraryLoaderTest {
         }
     }
 
+    @Test
+    void aRelativeTempFolderLoads() throws Exception {
+        // The probe's JVM runs in this JVM's working folder.
+        Path relative = Paths.get("").toAbsolutePath().relativize(tmp);
+        assertTrue(!relative.isAbsolute(), relative.toString());
+        List<String> out = probe("-Djava.io.tmpdir=" + relative, "-Djava.library.path=" + tmp);
+        assertEquals("BOUND Starting", out.get(2), out.toString());
+        Path extracted = Paths.get(out.get(0).substring("LOADED ".length()));
+        assertTrue(extracted.isAbsolute() && extracted.startsWith(tmp), extracted.toString());
+    }
+
+    /** A temp folder on a file system mounted noexec: the load fails naming noexec and the way out. */
+    @Test
+    void aNoexecTempFolderFailsNamingTheCause() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Paths.get("/bin/mount")),
+                "needs root to mount a noexec file system");
+        Path mountPoint = Files.createDirectory(tmp.resolve("noexec"));
+        assumeTrue(run("/bin/mount", "-t", "tmpfs", "-o", "noexec,size=16m", "tmpfs", mountPoint.toString()) == 0,
+                "this machine cannot mount a tmpfs");
+        try {
+            List<String> out = probe("-Djava.io.tmpdir=" + mountPoint, "-Djava.library.path=" + tmp);
+            String failed = out.get(0);
+            assertTrue(failed.startsWith("FAILED") && failed.contains("mounted noexec")
+                    && failed.contains("-Djava.io.tmpdir") && failed.contains(NativeLibrary.PATH_PROPERTY), failed);
+        } finally {
+            assertEquals(0, run("/bin/umount", mountPoint.toString()), "umount " + mountPoint);
+        }
+    }
+
+    private static int run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), String.join(" ", command) + " timed out");
+        return p.exitValue();
+    }
+
     /**
      * Two OS users share one temp folder: root's earlier extraction never blocks the other user's
      * (each has its own folder), a folder squatted under the other user's name is not trusted (a
@@ -115,7 +152,7 @@ class NativeLibraryLoaderTest {
      */
     @Test
     void anotherUsersExtractionOrSquattedFolderNeverBlocksTheLoad() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name"))
+        assumeTrue("root".equals(System.getProperty("user.name"))
                 && Files.isExecutable(Paths.get("/usr/sbin/runuser")), "needs root and runuser to act as user nobody");
         Path shared = Files.createDirectories(tmp.resolve("shared-tmp"));
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
