@@ -8,6 +8,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
 
 /**
  * The pure-Java baselines of the benchmarks, built from the same rows the native library

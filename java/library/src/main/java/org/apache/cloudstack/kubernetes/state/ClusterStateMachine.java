@@ -6,6 +6,15 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.ReconcilePlan;
+import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
+import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
 
 /**
  * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for

@@ -1,6 +1,9 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
 
 /**
  * May an operation start, and what does its entry write? Decided by the native core for the

@@ -2,6 +2,14 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
+import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
 
 /**
  * The native core's packed results, read into the host's constants. Every write crosses in the one

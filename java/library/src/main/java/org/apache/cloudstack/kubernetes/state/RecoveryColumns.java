@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
 
 /**
  * The recovery candidates as the primitive columns {@link NativeBridge#planRecovery} takes. The

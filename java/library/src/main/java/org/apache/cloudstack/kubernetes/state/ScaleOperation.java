@@ -1,5 +1,11 @@
 package org.apache.cloudstack.kubernetes.state;
 
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
+
 /**
  * One scale or autoscale operation: remembers the token read when the request was accepted (every
  * entry expects it) and what its entry left it, so it enters Scaling / ScalingStoppedCluster once and

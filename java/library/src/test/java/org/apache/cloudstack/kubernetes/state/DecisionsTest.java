@@ -1,14 +1,14 @@
 package org.apache.cloudstack.kubernetes.state;
 
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.AddNodeRequested;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.AutoscaleRequested;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.CreateFailed;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.FaultsDetected;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.OperationFailed;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.OperationSucceeded;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.RecoveryRequested;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.ScaleUpRequested;
-import static org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event.StopRequested;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.AddNodeRequested;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.AutoscaleRequested;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.CreateFailed;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.FaultsDetected;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.OperationFailed;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.OperationSucceeded;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.RecoveryRequested;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.ScaleUpRequested;
+import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.StopRequested;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -19,8 +19,14 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
 import org.junit.jupiter.api.Test;
 
 /** Every decision method on the upstream change's (apache/cloudstack PR #14609) scenarios. */

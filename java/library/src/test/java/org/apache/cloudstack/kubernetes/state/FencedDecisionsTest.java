@@ -6,8 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
 import org.junit.jupiter.api.Test;
 
 /** The fenced mode's decisions through JNI, as in src/fencing.rs (DecisionsTest: the compat mode's). */

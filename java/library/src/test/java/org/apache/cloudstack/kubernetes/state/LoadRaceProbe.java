@@ -2,8 +2,8 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 
 /**
  * Run in a forked JVM by {@link NativeLibraryLoaderTest}: 16 threads call native methods before,

@@ -1,7 +1,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 
 /** Run in a forked JVM by {@link NativeLibraryLoaderTest}: loads twice, binds, prints what happened. */
 public final class LoaderProbe {

@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 

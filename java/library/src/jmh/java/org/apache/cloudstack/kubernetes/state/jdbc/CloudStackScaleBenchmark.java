@@ -17,8 +17,10 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
 
 /**
  * One status scanner pass (orphan recovery, then the Alert reconciliation) on CloudStack's own

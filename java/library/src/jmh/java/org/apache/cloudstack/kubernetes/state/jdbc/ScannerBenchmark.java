@@ -21,8 +21,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
 
 /**
  * One orphan-recovery pass of {@link ClusterStateScanner} end to end on MariaDB, against

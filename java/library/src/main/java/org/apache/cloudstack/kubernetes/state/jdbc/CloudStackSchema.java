@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 
 /**
  * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's
@@ -126,7 +127,7 @@ public final class CloudStackSchema {
         if (now == FenceColumns.NONE) {
             statements.addAll(statements(FENCED_UP_RESOURCE));
         }
-        statements.addAll(statements(isH2(c) ? FENCED_TRIGGER_H2_RESOURCE : FENCED_TRIGGER_MARIADB_RESOURCE));
+        statements.addAll(statements(DatabaseClock.isH2(c) ? FENCED_TRIGGER_H2_RESOURCE : FENCED_TRIGGER_MARIADB_RESOURCE));
         return List.copyOf(statements);
     }
 
@@ -158,7 +159,7 @@ public final class CloudStackSchema {
 
     /** True when the fenced migration's trigger is on {@code kubernetes_cluster}. */
     public static boolean hasVersionTrigger(Connection c) throws SQLException {
-        String sql = isH2(c)
+        String sql = DatabaseClock.isH2(c)
                 ? "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TRIGGERS WHERE LOWER(TRIGGER_NAME) = ?"
                 : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -244,10 +245,6 @@ public final class CloudStackSchema {
     private static List<String> present(Connection c) throws SQLException {
         Set<String> columns = TableColumns.of(c, "kubernetes_cluster");
         return FENCE_COLUMNS.stream().filter(columns::contains).toList();
-    }
-
-    static boolean isH2(Connection c) throws SQLException {
-        return c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("h2");
     }
 
     private static void run(Connection connection, List<String> statements) throws SQLException {

@@ -5,12 +5,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Objects;
-import org.apache.cloudstack.kubernetes.state.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.StateWrite;
-import org.apache.cloudstack.kubernetes.state.Token;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.Token;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -1,9 +1,9 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.Objects;
-import org.apache.cloudstack.kubernetes.state.Hold;
 import org.apache.cloudstack.kubernetes.state.Operation;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.Hold;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 
 /**
  * What {@link ClusterOperationGuard#transitToOperationState} did for a worker.

@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.SQLException;
+import org.apache.cloudstack.kubernetes.state.internal.SqlErrors;
 
 /**
  * A database failure: no connection, a missing table, a syntax error. On a connection of the

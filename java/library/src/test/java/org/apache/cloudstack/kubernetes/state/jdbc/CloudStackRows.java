@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 
 /**
  * The one kit that writes CloudStack rows for the tests, with the values a management server

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

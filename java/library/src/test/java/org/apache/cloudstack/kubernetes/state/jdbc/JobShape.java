@@ -1,6 +1,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.UUID;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 
 /**
  * How a management server of each release writes the {@code async_job} row of a Kubernetes

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.StateWrite;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,11 +3,11 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.Owner;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**

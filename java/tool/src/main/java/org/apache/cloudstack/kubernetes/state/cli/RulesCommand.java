@@ -5,12 +5,12 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Profile;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code cks-state rules}: the entry-rule matrix, operations x states. */
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,

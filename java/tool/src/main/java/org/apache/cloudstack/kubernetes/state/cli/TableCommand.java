@@ -4,13 +4,13 @@ import java.io.PrintWriter;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Profile;
-import org.apache.cloudstack.kubernetes.state.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code cks-state table}: the transition table, as the native library has it. */
 @Command(name = "table", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,

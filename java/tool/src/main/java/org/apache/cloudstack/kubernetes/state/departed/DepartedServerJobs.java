@@ -10,12 +10,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
-import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 
 /**
  * The IN_PROGRESS async jobs of management servers that are gone, and the way CloudStack itself

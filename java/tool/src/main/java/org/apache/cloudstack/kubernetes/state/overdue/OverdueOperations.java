@@ -11,10 +11,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
-import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
-import org.apache.cloudstack.kubernetes.state.jdbc.InChunks;
+import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.internal.InChunks;
 
 /**
  * Live operations past CloudStack's time limit: a cluster in an operation's state (or Destroying)

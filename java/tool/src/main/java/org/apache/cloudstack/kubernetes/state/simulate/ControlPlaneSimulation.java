@@ -14,13 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 
 /**
  * A multi-server CKS control plane on a real database: management servers run the scripted

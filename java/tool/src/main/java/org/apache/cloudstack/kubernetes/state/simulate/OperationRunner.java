@@ -4,14 +4,14 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.Owner;
-import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
+import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
+import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScaleEntry;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
 
 /** Runs one scripted operation as a CloudStack action worker does, on one management server. */

@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
 
 /** The report of a run, one layout for threads and processes (docs/simulate-report.md). */

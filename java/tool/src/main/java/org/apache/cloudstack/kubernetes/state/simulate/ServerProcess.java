@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
-import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.Event;
-import org.apache.cloudstack.kubernetes.state.reference.KubernetesCluster.State;
+import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 
 /**
  * One management server as its own JVM ({@code simulate --processes}): the real guard, workers,

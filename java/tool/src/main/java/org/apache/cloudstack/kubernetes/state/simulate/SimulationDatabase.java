@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.h2.jdbcx.JdbcConnectionPool;

@@ -10,9 +10,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.jdbc.JobShape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -218,7 +218,7 @@ class DepartedServerJobsTest {
             found = departed.find(c);
             try (Statement st = c.createStatement()) {
                 // The silent server beats again, the Down server's old job ends on its own.
-                st.executeUpdate("UPDATE mshost SET last_update = " + org.apache.cloudstack.kubernetes.state.jdbc.DatabaseClock
+                st.executeUpdate("UPDATE mshost SET last_update = " + org.apache.cloudstack.kubernetes.state.internal.DatabaseClock
                         .utcNow(c) + " WHERE msid = " + SILENT);
                 st.executeUpdate("UPDATE async_job SET job_status = 1 WHERE id = " + oldJob);
             }

@@ -1,6 +1,7 @@
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.Owner;
 
 /**
  * One compare-and-set the native core decided. Compat mode: {@code UPDATE kubernetes_cluster SET

@@ -1,6 +1,7 @@
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.Owner;
 
 /**
  * A cluster row as read: its token (state, and the version in fenced mode) and the owner of the

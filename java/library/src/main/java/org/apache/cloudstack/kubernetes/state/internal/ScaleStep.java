@@ -1,4 +1,6 @@
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.internal;
+
+import org.apache.cloudstack.kubernetes.state.Owner;
 
 /**
  * What one scaling step of a {@link ScaleOperation} does.

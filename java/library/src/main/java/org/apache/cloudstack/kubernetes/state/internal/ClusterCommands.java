@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 /**
  * A tiny, tolerant reader of {@code async_job.job_cmd_info}: the JSON object of an API command's

@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.Objects;
 

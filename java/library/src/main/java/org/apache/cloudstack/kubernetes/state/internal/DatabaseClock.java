@@ -1,7 +1,8 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
 
 /**
  * "Now" in the time base of CloudStack's DATETIME columns, as SQL. CloudStack writes them in UTC
@@ -16,6 +17,11 @@ public final class DatabaseClock {
 
     /** The SQL expression of the current time in CloudStack's time base on this connection's database. */
     public static String utcNow(Connection c) throws SQLException {
-        return CloudStackSchema.isH2(c) ? "NOW()" : "UTC_TIMESTAMP()";
+        return isH2(c) ? "NOW()" : "UTC_TIMESTAMP()";
+    }
+
+    /** True on H2 (the stand-in database), false on MariaDB and MySQL. */
+    public static boolean isH2(Connection c) throws SQLException {
+        return c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("h2");
     }
 }

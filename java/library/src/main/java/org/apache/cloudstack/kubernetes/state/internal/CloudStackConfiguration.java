@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 
 /**
  * CloudStack's global settings as its own server has them: the {@code configuration} table, where

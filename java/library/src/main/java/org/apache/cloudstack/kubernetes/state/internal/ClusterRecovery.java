@@ -1,6 +1,7 @@
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.GoneReason;
 
 /**
  * One orphan the status scanner fails (or, fenced and held at rest, releases) by compare-and-set on

@@ -1,12 +1,12 @@
-package org.apache.cloudstack.kubernetes.state.reference;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 /**
  * The newest CloudStack names of a Kubernetes cluster's states and events (15 states, 14 events),
- * for tests and the command-line tool. Declared in the order of {@code spec/state-machine.tsv}:
+ * for tests and the command-line tool (named apart from CloudStack's own {@code KubernetesCluster}). Declared in the order of {@code spec/state-machine.tsv}:
  * CloudStack 4.22's own declaration order could not be checked here, and the binding never
  * depends on order anyway (it binds by name).
  */
-public interface KubernetesCluster {
+public interface ReferenceCluster {
     /** Cluster states, stored by name in {@code kubernetes_cluster.state}. */
     enum State {
         Created,

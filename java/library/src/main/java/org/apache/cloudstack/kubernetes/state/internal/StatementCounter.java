@@ -1,4 +1,4 @@
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 
 /**
  * A {@link ConnectionSource} that wraps another and counts the SQL statements executed through
