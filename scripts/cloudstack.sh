@@ -168,6 +168,9 @@ database() {
 cmd_test() {
     cmd_modules
     cmd_apply
+    # The docs' snippets of plugin code are the patched plugin's code.
+    python3 "$ROOT/scripts/check-cloudstack-snippets.py" "$WORK/src" "$ROOT/docs/cloudstack-integration.md" \
+        "$ROOT/docs/fenced-mode.md" >&2
     install_library
     database
     local start=$SECONDS

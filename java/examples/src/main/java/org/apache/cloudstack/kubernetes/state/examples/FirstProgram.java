@@ -1,10 +1,10 @@
 package org.apache.cloudstack.kubernetes.state.examples;
 
-import com.cloud.kubernetes.cluster.KubernetesCluster.Event;
-import com.cloud.kubernetes.cluster.KubernetesCluster.State;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
+import org.apache.cloudstack.kubernetes.state.examples.HostCluster.Event;
+import org.apache.cloudstack.kubernetes.state.examples.HostCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 

@@ -221,6 +221,12 @@ class DatabaseFaultsTest {
         Fixtures f = new Fixtures(db);
         long a = f.cluster(State.Scaling);
         long b = f.cluster(State.Running);
+        // Rows only the heavier side modifies: InnoDB's victim is the transaction of less weight
+        // (rows modified and locked), so the heavier one is clearly so.
+        List<Long> ballast = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            ballast.add(f.cluster(State.Running));
+        }
         KubernetesClusterStateDao<State, Event> dao =
                 new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()).withHistory(7L);
         StateUpdate<State, Event> fail = new StateUpdate<>(State.Scaling, Event.OperationFailed,
@@ -231,11 +237,19 @@ class DatabaseFaultsTest {
         try (Connection scanner = lockRow(db, b); Connection tx = lockRow(db, a)) {
             try (Statement st = tx.createStatement(); Statement sc = scanner.createStatement()) {
                 st.execute("SET SESSION innodb_lock_wait_timeout = 20");
-                if (otherModifiesFirst) {
-                    st.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = " + a);
-                } else {
-                    sc.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = " + b);
+                // One row per statement: a primary-key lookup locks that row only (an IN list on a
+                // small table may be a scan that locks the other side's row too).
+                Statement heavier = otherModifiesFirst ? st : sc;
+                for (long id : ballast) {
+                    heavier.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = " + id);
                 }
+                heavier.executeUpdate("UPDATE kubernetes_cluster SET description = 'heavier' WHERE id = "
+                        + (otherModifiesFirst ? a : b));
+            }
+            AtomicLong otherId = new AtomicLong();
+            try (Statement st = tx.createStatement(); ResultSet rs = st.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                otherId.set(rs.getLong(1));
             }
             // The other transaction (holding A) now wants B: it waits on the scanner.
             CompletableFuture<Object> otherSide = CompletableFuture.supplyAsync(() -> {
@@ -253,7 +267,7 @@ class DatabaseFaultsTest {
                     return e;
                 }
             });
-            Thread.sleep(300);
+            awaitWaiting(db, otherId);
             // The scanner's CAS on A waits on the other transaction: a cycle, InnoDB picks a victim.
             hit = dao.applyAndCommit(scanner, a, StateWrite.of(fail));
             other = otherSide.get(30, TimeUnit.SECONDS);
