@@ -9,6 +9,7 @@
 #                                   applies fails naming its file and hunk)
 #   scripts/cloudstack.sh test      modules, apply, install the library jar, then build the
 #                                   modules the series touches and run their tests, then shade
+#   scripts/cloudstack.sh library   install the library jar into the local Maven repository
 #   scripts/cloudstack.sh shade     shade the patched plugin as client/pom.xml does and load the
 #                                   native library from that jar (after test)
 #
@@ -23,7 +24,7 @@ shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
-WORK="$ROOT/target/cloudstack"
+WORK="${CKS_CLOUDSTACK_WORK:-$ROOT/target/cloudstack}"
 SERIES_DIR="$ROOT/cloudstack"
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
 MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true)
@@ -161,6 +162,11 @@ database() {
         -e "s#^db\.(cloud|usage|simulator)\.password=.*#db.\1.password=$password#" \
         -e "s#^db\.usage\.name=.*#db.usage.name=cloud#" \
         "$WORK/src/utils/conf/db.properties" > "$WORK/db.properties"
+}
+
+# The library jar in the local Maven repository (make e2e-cloudstack builds against it too).
+cmd_library() {
+    install_library
 }
 
 # The modules the series patches, built against the installed unpatched ones; their tests run

@@ -12,12 +12,14 @@
 #   scripts/mariadb.sh restart   shut the server down (keeping its data) and start it again on the
 #                                same port and data directory (fault injection: `make soak`, tests)
 #
-# Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb/<port>).
+# Environment: CKS_MARIADB_PORT (default 3407), CKS_MARIADB_DIR (default <repo>/.mariadb/<port>),
+# CKS_MARIADB_BIND (default 127.0.0.1; make e2e-cloudstack adds its servers' bridge address).
 # Works as root (CI=true, no stdin): the server then runs with --user=root.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${CKS_MARIADB_PORT:-3407}"
+BIND="${CKS_MARIADB_BIND:-127.0.0.1}"
 BASE="${CKS_MARIADB_DIR:-$ROOT/.mariadb/$PORT}"
 DATA="$BASE/data"
 SOCK="/tmp/cks-mariadb-$PORT.sock"
@@ -102,10 +104,10 @@ do_start() {
             }
         fi
         rm -f "$SOCK"
-        log "starting mariadbd on 127.0.0.1:$PORT"
+        log "starting mariadbd on $BIND:$PORT"
         # setsid + nohup: the server outlives this script and ignores the caller's terminal.
         setsid nohup "$server" --no-defaults --user="$me" --datadir="$DATA" \
-            --bind-address=127.0.0.1 --port="$PORT" --socket="$SOCK" --pid-file="$PIDF" \
+            --bind-address="$BIND" --port="$PORT" --socket="$SOCK" --pid-file="$PIDF" \
             --log-error="$LOG" --skip-log-bin --skip-name-resolve \
             --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
             --max-connections=300 --innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
@@ -137,7 +139,7 @@ do_start() {
         CREATE USER IF NOT EXISTS '$OP_USER'@'127.0.0.1' IDENTIFIED BY '$OP_PASS';
         GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$OP_USER'@'127.0.0.1';
         FLUSH PRIVILEGES;"
-    log "ready: $(do_url)"
+    log "ready: $(do_url | sed -E 's/(password=)[^&]*/\1***/')"
 }
 
 do_url() {
