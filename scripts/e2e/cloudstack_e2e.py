@@ -236,20 +236,6 @@ class Scenario:
     def api(self, n):
         return Api("http://%s.1%d:8080/client/api" % (self.args.net, n), self.keys)
 
-    def op(self, n, command, wait=600, **params):
-        started = time.time()
-        entry = {"server": n, "command": command, "params": {k: str(v) for k, v in params.items()}}
-        try:
-            job, result = self.api(n).job(command, wait=wait, **params)
-            entry.update(job=job, outcome="succeeded")
-            return result
-        except Failure as e:
-            entry.update(outcome="failed", error=str(e)[:300])
-            raise
-        finally:
-            entry["seconds"] = round(time.time() - started, 1)
-            self.report["operations"].append(entry)
-
     def configure(self):
         s = self.db.setting
         s("cloud.kubernetes.cluster.state.mode", self.args.mode)
@@ -349,7 +335,6 @@ class Scenario:
                      serviceofferingid=self.offering, size=1)["jobid"]
         entry = {"server": n, "command": "createKubernetesCluster", "job": job, "name": name}
         self.report["operations"].append(entry)
-        cid = None
         ok = self.states.wait("cluster %s Starting" % name, lambda: self._starting(name), 600)
         rows = self.db.query("SELECT id, state FROM kubernetes_cluster WHERE name = '%s' AND removed IS NULL" % name)
         if not ok or not rows:
