@@ -26,6 +26,10 @@ export CKS_MARIADB_PORT="${CKS_E2E_MARIADB_PORT:-3417}"
 export CKS_MARIADB_DIR="$OUT/mariadb"
 NET=10.77.0
 BRIDGE=cksbr0
+# The zone's public range (a /24): every address answered by the node stand-in in namespace cks-nodes.
+PUBLIC=192.168.2
+STANDIN_IP=$NET.2
+VENV="$OUT/venv"
 export CKS_MARIADB_BIND="127.0.0.1,$NET.1"
 SOCK="/tmp/cks-mariadb-$CKS_MARIADB_PORT.sock"
 # Throwaway credentials of a throwaway database (CloudStack's developer defaults); never printed.
@@ -100,8 +104,22 @@ network() {
             # A default route: the management server's certificate names the addresses of the default
             # route's device (NetUtils.getAllDefaultNicIps), which peers then verify.
             ip netns exec "$ns" ip route add default via "$NET.1"
+            ip netns exec "$ns" ip route add "$PUBLIC.0/24" via "$STANDIN_IP"
         fi
     done
+    # The nodes' namespace: every public address is local there (an AnyIP route), so the port-forwarding
+    # rules CKS writes on the simulated virtual router lead to the stand-in.
+    if ! ip netns list | grep -qw cks-nodes; then
+        ip netns add cks-nodes
+        ip link add cksh0 type veth peer name cksp0
+        ip link set cksh0 master "$BRIDGE"
+        ip link set cksh0 up
+        ip link set cksp0 netns cks-nodes
+        ip netns exec cks-nodes ip addr add "$STANDIN_IP/24" dev cksp0
+        ip netns exec cks-nodes ip link set cksp0 up
+        ip netns exec cks-nodes ip link set lo up
+        ip netns exec cks-nodes ip route add local "$PUBLIC.0/24" dev lo
+    fi
 }
 
 unnetwork() {
@@ -110,6 +128,8 @@ unnetwork() {
         ip netns del "cks-ms$n" 2>/dev/null || true
         ip link del "cksh$n" 2>/dev/null || true
     done
+    ip netns del cks-nodes 2>/dev/null || true
+    ip link del cksh0 2>/dev/null || true
     ip link del "$BRIDGE" 2>/dev/null || true
 }
 
@@ -184,9 +204,41 @@ cmd_kill() {
     rm -f "$(server_dir "$n")/pid"
 }
 
+# ---- the node stand-in (scripts/e2e/node_standin.py): paramiko from PyPI, pinned, in a venv of its own.
+venv() {
+    local stamp
+    stamp="$VENV/.req-$(sha256sum "$ROOT/scripts/e2e/requirements.txt" | cut -c1-16)"
+    [ -f "$stamp" ] && return 0
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
+    timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/scripts/e2e/requirements.txt" >&2 \
+        || die "the stand-in's Python packages did not install (scripts/e2e/requirements.txt)"
+    touch "$stamp"
+}
+
+standin_start() {
+    local dir="$OUT/standin" i
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    setsid nohup ip netns exec cks-nodes "$VENV/bin/python" "$ROOT/scripts/e2e/node_standin.py" --out "$dir" \
+        --socket "$SOCK" > "$dir/stdout.log" 2>&1 < /dev/null &
+    echo $! > "$dir/pid"
+    for i in $(seq 1 30); do
+        grep -q "node stand-in:" "$dir/stdout.log" 2>/dev/null && return 0
+        sleep 1
+    done
+    cat "$dir/stdout.log" >&2
+    die "the node stand-in did not start within 30 s"
+}
+
+standin_stop() {
+    ip netns pids cks-nodes 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+}
+
 cmd_clean() {
     local n
     for n in "${SERVERS[@]}"; do cmd_kill "$n"; done
+    standin_stop
     unnetwork
     "$ROOT/scripts/mariadb.sh" stop >/dev/null 2>&1 || true
 }
@@ -203,10 +255,12 @@ cmd_run() {
     trap cmd_clean EXIT
     rm -rf "$OUT/ms1" "$OUT/ms2" "$OUT/report-$mode.json" "$OUT/report-$mode.txt"
     cks_conf
+    venv
     network
     database
+    standin_start
     python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --mode "$mode" --out "$OUT" --script "$0" \
-        --socket "$SOCK" --net "$NET"
+        --socket "$SOCK" --net "$NET" --public "$PUBLIC"
 }
 
 cmd_all() {

@@ -1,398 +1,149 @@
 #!/usr/bin/env python3
 """make e2e-cloudstack's scenario on two real management servers (scripts/e2e-cloudstack.sh starts and
-kills them): a simulator zone and the Kubernetes Service through CloudStack's own API, a CKS operation
-interrupted by a SIGKILL of the server that runs it, the cluster recovered by the table. Writes
-OUT/report-MODE.json and OUT/report-MODE.txt; --merge writes OUT/report.json with both modes and
-exits non-zero when a mode had a stuck cluster, a lost state or an illegal transition."""
+kills them, and runs the node stand-in): a simulator zone and the Kubernetes Service through CloudStack's
+own API; a cluster created, stopped, started, upgraded, scaled and deleted; operations interrupted by a
+SIGKILL of the server that runs them (a create waiting for its nodes, a scale waiting for its new node),
+the clusters recovered by the table. Writes OUT/report-MODE.json and OUT/report-MODE.txt; --merge writes
+OUT/report.json with both modes and exits non-zero when a mode had a stuck cluster, a lost state or an
+illegal transition."""
 import argparse
-import base64
-import hashlib
-import hmac
 import json
 import os
-import subprocess
 import sys
 import time
-import urllib.parse
-import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class Failure(Exception):
-    pass
+from cloud import Api, Failure, msid_of, now
+from cloudstack_setup import Setup
+from servers import Servers
+from states import StateLog, illegal_changes, table_rows
 
 
-def now():
-    return time.monotonic()
-
-
-class Database:
-    """CloudStack's database, read (and its settings written) through the private server's socket."""
-
-    def __init__(self, socket):
-        self.socket = socket
-
-    def query(self, sql):
-        out = subprocess.run(["mariadb", "--no-defaults", "--protocol=socket", "--socket=" + self.socket, "-uroot",
-                              "-B", "-N", "cloud", "-e", sql], capture_output=True, text=True, timeout=60)
-        if out.returncode != 0:
-            raise Failure("SQL failed: %s: %s" % (sql[:80], out.stderr.strip()))
-        return [line.split("\t") for line in out.stdout.splitlines()]
-
-    def setting(self, name, value):
-        """A global setting as updateConfiguration stores it (read at the next start where not dynamic)."""
-        self.query("INSERT INTO configuration (category, instance, component, name, value) VALUES ('Advanced',"
-                   " 'DEFAULT', 'management-server', '%s', '%s') ON DUPLICATE KEY UPDATE value = '%s'"
-                   % (name, value, value))
-
-
-class Api:
-    """CloudStack's API over HTTP: unsigned on the integration port (as SYSTEM), or signed with keys."""
-
-    def __init__(self, base, keys=None):
-        self.base = base
-        self.keys = keys
-
-    def call(self, command, timeout=60, **params):
-        params = {k: str(v) for k, v in params.items() if v is not None}
-        params.update(command=command, response="json")
-        if self.keys:
-            params["apikey"] = self.keys[0]
-            query = "&".join("%s=%s" % (k, urllib.parse.quote(params[k], safe="*")) for k in sorted(params))
-            digest = hmac.new(self.keys[1].encode(), query.lower().encode(), hashlib.sha1).digest()
-            params["signature"] = base64.b64encode(digest).decode()
-        url = self.base + "?" + urllib.parse.urlencode(params)
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as r:
-                body = json.loads(r.read().decode())
-        except urllib.error.HTTPError as e:
-            raise Failure("%s: HTTP %d: %s" % (command, e.code, e.read().decode()[:500]))
-        response = next(iter(body.values()))
-        return response
-
-    def job(self, command, wait=600, **params):
-        """An asynchronous command: its job id, and its result once it ended (within wait seconds)."""
-        job_id = self.call(command, **params)["jobid"]
-        end = now() + wait
-        while now() < end:
-            result = self.call("queryAsyncJobResult", jobid=job_id)
-            if result["jobstatus"] != 0:
-                if result["jobstatus"] == 2:
-                    raise Failure("%s failed: %s" % (command, result.get("jobresult")))
-                return job_id, result.get("jobresult", {})
-            time.sleep(2)
-        raise Failure("%s: job %s did not end within %d s" % (command, job_id, wait))
-
-
-def msid_of(n):
-    return int("02c5000000%02x" % n, 16)
-
-
-class Servers:
-    def __init__(self, args):
-        self.args = args
-        self.db = Database(args.socket)
-        self.started = {}
-
-    def log_tail(self, n, lines=40):
-        path = os.path.join(self.args.out, "ms%d" % n, "log", "management-server.log")
-        if not os.path.exists(path):
-            path = os.path.join(self.args.out, "ms%d" % n, "log", "stdout.log")
-        try:
-            with open(path, errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except OSError:
-            return "(no log at %s)" % path
-
-    def start(self, n, wait=900):
-        subprocess.run([self.args.script, "start", str(n)], check=True, timeout=60)
-        self.started[n] = time.time()
-        msid = msid_of(n)
-        end = now() + wait
-        while now() < end:
-            rows = self.db.query("SELECT state, runid, version FROM mshost WHERE msid = %d AND removed IS NULL" % msid) \
-                if self.schema_ready() else []
-            if rows and rows[0][0] == "Up" and self.api_answers(n):
-                return {"msid": msid, "runid": int(rows[0][1]), "version": rows[0][2]}
-            if not self.alive(n):
-                raise Failure("management server %d exited while starting:\n%s" % (n, self.log_tail(n)))
-            time.sleep(3)
-        raise Failure("management server %d was not Up within %d s:\n%s" % (n, wait, self.log_tail(n)))
-
-    def schema_ready(self):
-        try:
-            return bool(self.db.query("SHOW TABLES LIKE 'mshost'"))
-        except Failure:
-            return False
-
-    def alive(self, n):
-        try:
-            with open(os.path.join(self.args.out, "ms%d" % n, "pid")) as f:
-                os.kill(int(f.read().strip()), 0)
-            return True
-        except (OSError, ValueError):
-            return False
-
-    def api_answers(self, n):
-        try:
-            Api("http://%s.1%d:8096/client/api" % (self.args.net, n)).call("listCapabilities", timeout=5)
-            return True
-        except Exception:  # not listening yet
-            return False
-
-    def kill(self, n):
-        subprocess.run([self.args.script, "kill", str(n)], check=True, timeout=60)
-
-    def bound_line(self, n):
-        """What the server logged when the DAO bound cks-state (version, ABI, platform, profile, mode)."""
-        path = os.path.join(self.args.out, "ms%d" % n, "log", "management-server.log")
-        try:
-            with open(path, errors="replace") as f:
-                lines = [l.strip() for l in f if "Kubernetes cluster states: cks-state" in l]
-            return lines[-1] if lines else None
-        except OSError:
-            return None
-
-
-def table_rows(profile="upstream"):
-    """The transitions of a profile of spec/state-machine.tsv: {(from, event): to}."""
-    with open(os.path.join(ROOT, "spec", "state-machine.tsv")) as f:
-        cells = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
-    tags = next(c[3].split(",") for c in cells if c[0] == "profile" and c[2] == profile)
-    return {(c[1], c[2]): c[3] for c in cells if c[0] == "transition" and c[4] in tags}
-
-
-class StateLog:
-    """Every state each cluster went through, read from kubernetes_cluster once a second."""
-
-    def __init__(self, db):
-        self.db = db
-        self.seen = {}      # id -> [(t, state)]
-        self.t0 = time.time()
-
-    def poll(self):
-        for row in self.db.query("SELECT id, state FROM kubernetes_cluster WHERE removed IS NULL"):
-            cid, state = int(row[0]), row[1]
-            history = self.seen.setdefault(cid, [])
-            if not history or history[-1][1] != state:
-                history.append((round(time.time() - self.t0, 1), state))
-
-    def state(self, cid):
-        self.poll()
-        return self.seen[cid][-1][1]
-
-    def wait(self, what, predicate, seconds):
-        end = now() + seconds
-        while now() < end:
-            self.poll()
-            if predicate():
-                return True
-            time.sleep(1)
-        self.poll()
-        return predicate()
-
-    def illegal(self, table):
-        return illegal_changes(self.seen, table)
-
-
-def illegal_changes(seen, table):
-    """Observed state changes that no path of the table's rows explains. The states are sampled once a
-    second, so two changes within a second (Starting -> Stopping -> Stopped) are seen as one
-    (Starting -> Stopped): consecutive observations must be joined by a path of rows, any events."""
-    step = {}
-    for (f, _), t in table.items():
-        step.setdefault(f, set()).add(t)
-
-    def reachable(a, b):
-        todo, seen_states = [a], {a}
-        while todo:
-            for n in step.get(todo.pop(), ()):
-                if n == b:
-                    return True
-                if n not in seen_states:
-                    seen_states.add(n)
-                    todo.append(n)
-        return False
-
-    out = []
-    for cid, history in seen.items():
-        for (_, a), (_, b) in zip(history, history[1:]):
-            if not reachable(a, b):
-                out.append({"cluster": cid, "from": a, "to": b})
-    return out
-
-
-class Scenario:
+class Scenario(Setup):
     def __init__(self, args):
         self.args = args
         self.servers = Servers(args)
         self.db = self.servers.db
         self.states = StateLog(self.db)
+        self.table = table_rows()
         self.report = {"mode": args.mode, "servers": [], "operations": [], "kills": [], "restarts": [],
-                       "recoveries": [], "sigkills": 0, "clusters_recovered": 0, "stuck_clusters": 0,
-                       "illegal_transitions": 0, "library_loaded": False, "notes": []}
+                       "recoveries": [], "concurrent": [], "sigkills": 0, "clusters_recovered": 0,
+                       "stuck_clusters": 0, "illegal_transitions": 0, "library_loaded": False, "notes": []}
 
     def api(self, n):
         return Api("http://%s.1%d:8080/client/api" % (self.args.net, n), self.keys)
 
-    def configure(self):
-        s = self.db.setting
-        s("cloud.kubernetes.cluster.state.mode", self.args.mode)
-        s("cluster.heartbeat.threshold", str(self.args.heartbeat_threshold_ms))
-        s("endpoint.url", "http://%s.11:8080/client/api" % self.args.net)
-        s("validate.url.is.resolvable.before.registering.template", "false")
-        if self.args.mode == "fenced":
-            props = os.path.join(self.args.out, "ms1", "conf", "db.properties")
-            subprocess.run([self.args.script, "conf", "1"], check=True, timeout=60)
-            out = subprocess.run(["java", "-jar", os.path.join(ROOT, "java", "target", "cks-state-cli.jar"), "schema",
-                                  "--db-properties", props, "--migrate", "fenced", "--apply"],
-                                 capture_output=True, text=True, timeout=300)
-            self.report["notes"].append("cks-state schema --migrate fenced --apply: exit %d: %s"
-                                        % (out.returncode, (out.stdout + out.stderr).strip()[-300:]))
-            if out.returncode != 0:
-                raise Failure("the fenced migration failed: " + out.stdout + out.stderr)
+    # ---- the nodes: a held cluster's nodes are NotReady on the stand-in, so its operation waits
+    def hold(self, name, held=True):
+        path = os.path.join(self.args.out, "standin", "held")
+        names = set()
+        if os.path.exists(path):
+            with open(path) as f:
+                names = {line.strip() for line in f if line.strip()}
+        names = names | {name} if held else names - {name}
+        with open(path, "w") as f:
+            f.write("".join(n + "\n" for n in sorted(names)))
 
-    def start_servers(self):
-        for n in (1, 2):
-            info = self.servers.start(n)
-            info["bound"] = self.servers.bound_line(n)
-            info["server"] = n
-            self.report["servers"].append(info)
-        self.report["library_loaded"] = all(s["bound"] and ("mode " + self.args.mode) in s["bound"]
-                                            for s in self.report["servers"])
-        if not self.report["library_loaded"]:
-            raise Failure("a server did not log cks-state's binding in mode %s: %s"
-                          % (self.args.mode, [s["bound"] for s in self.report["servers"]]))
-
-    def admin_keys(self):
-        system = Api("http://%s.11:8096/client/api" % self.args.net)
-        user = system.call("listUsers", username="admin", listall="true")["user"][0]
-        if user.get("state") != "enabled":
-            system.call("enableUser", id=user["id"])
-        keys = system.call("registerUserKeys", id=user["id"])["userkeys"]
-        self.keys = (keys["apikey"], keys["secretkey"])
-
-    def deploy_zone(self):
-        """The simulator zone of setup/dev/advanced.cfg (one cluster, four hosts: two CKS clusters and the system VMs fit), as deployDataCenter.py
-        deploys it, by CloudStack's own API calls."""
-        a = self.api(1)
-        zone = a.call("createZone", name="e2e-simulator", networktype="Advanced", dns1="10.147.28.6",
-                      internaldns1="10.147.28.6", guestcidraddress="10.1.1.0/24")["zone"]
-        self.zone = zone["id"]
-        _, pn = a.job("createPhysicalNetwork", zoneid=self.zone, name="e2e-pnet", isolationmethods="VLAN",
-                      vlan="100-200", broadcastdomainrange="Zone")
-        pnid = pn["physicalnetwork"]["id"]
-        for t in ("Guest", "Management", "Public"):
-            a.job("addTrafficType", physicalnetworkid=pnid, traffictype=t)
-        nsp = a.call("listNetworkServiceProviders", name="VirtualRouter", physicalnetworkid=pnid)["networkserviceprovider"][0]
-        element = a.call("listVirtualRouterElements", nspid=nsp["id"])["virtualrouterelement"][0]
-        a.job("configureVirtualRouterElement", id=element["id"], enabled="true")
-        a.job("updateNetworkServiceProvider", id=nsp["id"], state="Enabled")
-        a.job("updatePhysicalNetwork", id=pnid, state="Enabled")
-        pod = a.call("createPod", zoneid=self.zone, name="POD0", gateway="172.16.15.1", netmask="255.255.255.0",
-                     startip="172.16.15.2", endip="172.16.15.200")["pod"]
-        a.call("createVlanIpRange", zoneid=self.zone, vlan="50", gateway="192.168.2.1", netmask="255.255.255.0",
-               startip="192.168.2.2", endip="192.168.2.200", forvirtualnetwork="true")
-        cluster = a.call("addCluster", zoneid=self.zone, podid=pod["id"], clustername="C0", hypervisor="Simulator",
-                         clustertype="CloudManaged")["cluster"][0]
-        for h in ("h0", "h1", "h2", "h3"):
-            a.call("addHost", zoneid=self.zone, podid=pod["id"], clusterid=cluster["id"], hypervisor="Simulator",
-                   url="http://sim/c0/" + h, username="root", password="password")
-        a.call("createStoragePool", zoneid=self.zone, podid=pod["id"], clusterid=cluster["id"], name="PS0",
-               url="nfs://10.147.28.6:/export/home/sandbox/primary0")
-        a.call("addImageStore", provider="NFS", zoneid=self.zone, url="nfs://10.147.28.6:/export/home/sandbox/secondary")
-        a.call("updateZone", id=self.zone, allocationstate="Enabled")
-
-    def kubernetes_setup(self):
-        """What a cluster needs: a service offering, a Kubernetes version (its ISO Ready in the zone), and
-        the simulator's SYSTEM template Ready with its size (the secondary storage VM reports it; a
-        node VM cannot be reserved before: VMTemplateVO.getSize() is null)."""
-        a = self.api(1)
-        ok = self.states.wait("the SYSTEM template Ready", lambda: any(
-            t.get("templatetype") == "SYSTEM" and t.get("isready") and t.get("size")
-            for t in a.call("listTemplates", templatefilter="all", hypervisor="Simulator", zoneid=self.zone)
-            .get("template", [])), 900)
-        if not ok:
-            raise Failure("the simulator's SYSTEM template was not Ready with a size within 900 s")
-        self.offering = a.call("createServiceOffering", name="cks-e2e", displaytext="cks-e2e", cpunumber=2,
-                               cpuspeed=1000, memory=2048)["serviceoffering"]["id"]
-        version = a.call("addKubernetesSupportedVersion", name="v1.28.4", semanticversion="1.28.4",
-                         zoneid=self.zone, url="http://download.cks-e2e.invalid/setup-v1.28.4.iso",
-                         mincpunumber=2, minmemory=2048)["kubernetessupportedversion"]
-        self.version = version["id"]
-        ok = self.states.wait("the version's ISO Ready", lambda: a.call(
-            "listKubernetesSupportedVersions", id=self.version)["kubernetessupportedversion"][0].get("isostate")
-            == "Ready", 600)
-        if not ok:
-            raise Failure("the Kubernetes version's ISO did not become Ready within 600 s")
-
-    def create_cluster(self, n, name):
-        """An asynchronous create on server n; returns (cluster id, job id) once it is in Starting."""
-        a = self.api(n)
+    # ---- operations through the API, as a user sends them
+    def submit(self, n, command, cid, **params):
+        """An asynchronous CKS command on server n; its report entry (job, and later outcome)."""
         started = time.time()
-        job = a.call("createKubernetesCluster", name=name, zoneid=self.zone, kubernetesversionid=self.version,
-                     serviceofferingid=self.offering, size=1)["jobid"]
-        entry = {"server": n, "command": "createKubernetesCluster", "job": job, "name": name}
+        job = self.api(n).call(command, **params)["jobid"]
+        entry = {"server": n, "command": command, "cluster": cid, "job": job, "submitted": round(started - self.states.t0, 1),
+                 "outcome": "running"}
         self.report["operations"].append(entry)
-        ok = self.states.wait("cluster %s Starting" % name, lambda: self._starting(name), 600)
-        rows = self.db.query("SELECT id, state FROM kubernetes_cluster WHERE name = '%s' AND removed IS NULL" % name)
-        if not ok or not rows:
-            result = a.call("queryAsyncJobResult", jobid=job)
-            raise Failure("cluster %s never reached Starting: %s" % (name, json.dumps(result)[:800]))
-        cid = int(rows[0][0])
-        entry.update(cluster=cid, seconds_to_starting=round(time.time() - started, 1))
-        return cid, job
+        return entry
 
-    def _starting(self, name):
-        rows = self.db.query("SELECT state FROM kubernetes_cluster WHERE name = '%s' AND removed IS NULL" % name)
-        return bool(rows) and rows[0][0] == "Starting"
-
-    def stop_during_create(self, cid):
-        """A stop of a cluster whose create still runs (cluster b: Starting, its job waiting on server 2),
-        sent through the other server. Starting -StopRequested-> Stopping is a row of the table, so compat
-        lets the stop take the cluster over from the live create (a window of the upstream design,
-        reported); fenced, the create holds the cluster and the stop is told to retry, changing nothing."""
-        uuid = self.db.query("SELECT uuid FROM kubernetes_cluster WHERE id = %d" % cid)[0][0]
-        fenced = self.args.mode == "fenced"
-        columns = "state" + (", state_version, op_owner_msid, op_owner_runid, op_job_id" if fenced else "")
-        before = self.db.query("SELECT %s FROM kubernetes_cluster WHERE id = %d" % (columns, cid))[0]
-        job = self.api(1).call("stopKubernetesCluster", id=uuid)["jobid"]
-        end = now() + 120
-        result = None
+    def finish(self, entry, wait):
+        """Waits (bounded) for the job of entry to end; records outcome, error and seconds."""
+        end = now() + wait
+        result = {"jobstatus": 0}
         while now() < end:
-            result = self.api(1).call("queryAsyncJobResult", jobid=job)
+            self.states.poll()
+            result = self.api(2 if entry["server"] == 1 and not self.servers.alive(1) else entry["server"]).call(
+                "queryAsyncJobResult", jobid=entry["job"])
             if result["jobstatus"] != 0:
                 break
-            time.sleep(3)
-        after = self.db.query("SELECT %s FROM kubernetes_cluster WHERE id = %d" % (columns, cid))[0]
-        error = (result.get("jobresult") or {}).get("errortext")
-        entry = {"cluster": cid, "job": job, "status": result["jobstatus"], "error": error, "row_before": before,
-                 "row_after": after}
-        self.report["operations"].append({"server": 1, "command": "stopKubernetesCluster", "job": job,
-                                          "outcome": {0: "running", 1: "succeeded", 2: "failed"}[result["jobstatus"]],
-                                          "error": error})
-        if fenced:
-            entry["as_expected"] = result["jobstatus"] == 2 and "please retry" in (error or "") and before == after
-            if not entry["as_expected"]:
-                raise Failure("fenced: a stop during a live create was not refused with 'please retry' leaving the"
-                              " row as it was: %s" % json.dumps(entry))
-        else:
-            entry["as_expected"] = after[0] != "Starting"
-            self.report["notes"].append("compat: a stop sent while the create of cluster %d still ran took the cluster"
-                                        " over (%s -> %s, job status %d): the upstream design's window, closed by fenced"
-                                        " mode" % (cid, before[0], after[0], result["jobstatus"]))
-        self.report["stop_during_create"] = entry
+            time.sleep(2)
+        entry["outcome"] = {0: "running", 1: "succeeded", 2: "failed"}[result["jobstatus"]]
+        entry["error"] = (result.get("jobresult") or {}).get("errortext")
+        entry["seconds"] = round(time.time() - self.states.t0 - entry["submitted"], 1)
+        return entry
 
-    def vms_running(self, cid):
+    def operation(self, n, command, cid, expect, wait=900, **params):
+        """A CKS operation that must succeed and leave the cluster in state expect."""
+        entry = self.finish(self.submit(n, command, cid, id=self.uuid(cid), **params), wait)
+        entry["state_after"] = self.states.state(cid)
+        if entry["outcome"] != "succeeded" or entry["state_after"] != expect:
+            raise Failure("%s of cluster %d through server %d: %s, state %s (expected %s): %s" % (
+                command, cid, n, entry["outcome"], entry["state_after"], expect, entry["error"]))
+        return entry
+
+    def uuid(self, cid):
+        return self.db.query("SELECT uuid FROM kubernetes_cluster WHERE id = %d" % cid)[0][0]
+
+    def create_cluster(self, n, name, size=1):
+        """An asynchronous create on server n; returns (cluster id, report entry) once it is in Starting."""
+        entry = self.submit(n, "createKubernetesCluster", None, name=name, zoneid=self.zone, size=size,
+                            kubernetesversionid=self.versions[0], serviceofferingid=self.offering)
+        entry["name"] = name
+        query = "SELECT id, state FROM kubernetes_cluster WHERE name = '%s' AND removed IS NULL" % name
+        ok = self.states.wait("cluster %s Starting" % name, lambda: any(r[1] == "Starting" for r in self.db.query(query)), 600)
+        rows = self.db.query(query)
+        if not ok or not rows:
+            result = self.api(n).call("queryAsyncJobResult", jobid=entry["job"])
+            raise Failure("cluster %s never reached Starting: %s" % (name, json.dumps(result)[:800]))
+        entry["cluster"] = int(rows[0][0])
+        return entry["cluster"], entry
+
+    def vms_running(self, cid, count):
         rows = self.db.query("SELECT vm.state FROM kubernetes_cluster_vm_map m JOIN vm_instance vm ON vm.id = m.vm_id"
                              " WHERE m.cluster_id = %d" % cid)
-        return len(rows) >= 2 and all(r[0] == "Running" for r in rows)
+        return len(rows) >= count and all(r[0] == "Running" for r in rows)
+
+    def wait_vms(self, cid, count):
+        if not self.states.wait("%d VMs of cluster %d Running" % (count, cid), lambda: self.vms_running(cid, count), 600):
+            raise Failure("the VMs of cluster %d did not all run within 600 s (state %s)" % (cid, self.states.state(cid)))
 
     def executing_msid(self, job_uuid):
         rows = self.db.query("SELECT job_executing_msid, job_status FROM async_job WHERE uuid = '%s'" % job_uuid)
         return int(rows[0][0]), int(rows[0][1])
 
+    def fence_columns(self, cid):
+        columns = "state" + (", state_version, op_owner_msid, op_owner_runid, op_job_id" if self.args.mode == "fenced" else "")
+        return self.db.query("SELECT %s FROM kubernetes_cluster WHERE id = %d" % (columns, cid))[0]
+
+    # ---- two operations on one cluster at once
+    def second_operation(self, n, cid, during):
+        """A stop sent through server n while another operation holds cluster cid (during: what it does).
+        Where the table has a row for a stop from the busy state (Starting -StopRequested-> Stopping), fenced
+        mode refuses it with "please retry" and compat mode lets it take the cluster over from the live
+        operation (the upstream design's window, reported); where it has none (Scaling), both refuse it.
+        A refusal leaves the row (state, version, owner) as it was, else the run fails."""
+        before = self.fence_columns(cid)
+        entry = self.finish(self.submit(n, "stopKubernetesCluster", cid, id=self.uuid(cid)), 120)
+        after = self.fence_columns(cid)
+        record = {"cluster": cid, "during": during, "server": n, "job": entry["job"], "outcome": entry["outcome"],
+                  "error": entry["error"], "row_before": before, "row_after": after,
+                  "table_has_row": (before[0], "StopRequested") in self.table}
+        refused = entry["outcome"] == "failed" and before == after
+        if self.args.mode == "compat" and record["table_has_row"]:
+            record["took_over"] = after[0] != before[0]
+            record["as_expected"] = True
+            self.report["notes"].append("compat: a stop sent during %s of cluster %d: %s, %s -> %s%s" % (
+                during, cid, entry["outcome"], before[0], after[0],
+                " (took the cluster over from the live operation: the upstream design's window, closed by fenced"
+                " mode)" if record["took_over"] else ""))
+        elif self.args.mode == "fenced" and record["table_has_row"]:
+            record["as_expected"] = refused and "please retry" in (entry["error"] or "")
+        else:
+            record["as_expected"] = refused
+        self.report["concurrent"].append(record)
+        if not record["as_expected"]:
+            raise Failure("%s: a stop during %s was not refused leaving the row as it was%s: %s" % (
+                self.args.mode, during, " (with 'please retry')" if record["table_has_row"] else "", json.dumps(record)))
+        return record
+
+    # ---- a kill during a live operation, and the recovery
     def recovery_bound(self, survivor):
         """Seconds within which the survivor's scanner must have recovered an orphan: its first pass comes
         300 s after its start (KubernetesClusterManagerImpl schedules it so), then one every 30 s; the
@@ -400,78 +151,132 @@ class Scenario:
         first_pass = max(0.0, 300 - (time.time() - self.servers.started[survivor]))
         return first_pass + self.args.heartbeat_threshold_ms / 1000 + 2 * 30 + 60
 
+    def kill_during(self, cid, state, entry):
+        """SIGKILLs server 1 while it runs entry's job on cluster cid (in state), then waits, bounded, for
+        server 2's scanner to move the cluster out of state, to where the table says."""
+        msid, status = self.executing_msid(entry["job"])
+        if msid != msid_of(1) or status != 0:
+            raise Failure("the %s of cluster %d is not running on server 1 (msid %d, status %d)" % (
+                entry["command"], cid, msid, status))
+        if self.states.state(cid) != state:
+            raise Failure("cluster %d left %s before the kill: %s" % (cid, state, self.states.state(cid)))
+        killed_at = time.time()
+        self.servers.kill(1)
+        self.report["sigkills"] += 1
+        self.report["kills"].append({"server": 1, "msid": msid_of(1), "cluster": cid, "state": state,
+                                     "operation": entry["command"], "job": entry["job"],
+                                     "at": round(killed_at - self.states.t0, 1)})
+        bound = self.recovery_bound(2)
+        recovered = self.states.wait("cluster %d recovered" % cid, lambda: self.states.state(cid) != state, bound)
+        expected = self.table[(state, "OperationFailed")]
+        recovery = {"cluster": cid, "from": state, "operation": entry["command"], "bound_seconds": round(bound),
+                    "by": "server 2's scanner", "expected": expected}
+        if recovered:
+            to = self.states.state(cid)
+            recovery.update(to=to, seconds=round(time.time() - killed_at, 1), as_table_says=to == expected)
+            self.report["clusters_recovered"] += 1
+        else:
+            recovery["to"] = None
+            self.report["stuck_clusters"] += 1
+        job_row = self.db.query("SELECT job_status FROM async_job WHERE uuid = '%s'" % entry["job"])
+        recovery["killed_job_status"] = int(job_row[0][0]) if job_row else None
+        self.report["recoveries"].append(recovery)
+        return recovery
+
+    def release_and_heal(self, name, cid, recovery, seconds=180):
+        """The nodes of a recovered cluster come back Ready: the scanner's Alert pass
+        (KubernetesClusterStartWorker.reconcileAlertCluster) brings it to Running through Recovering, if the
+        cluster's VMs match its node count."""
+        self.hold(name, held=False)
+        start = time.time()
+        healed = self.states.wait("cluster %d Running" % cid, lambda: self.states.state(cid) == "Running", seconds)
+        recovery["after_nodes_ready"] = {"state": self.states.state(cid), "running": healed,
+                                         "seconds": round(time.time() - start, 1), "bound_seconds": seconds}
+        return healed
+
+    def add_and_remove_node(self, cid):
+        """A VM of the user's own, from a template marked for CKS, in the cluster's network, added to the
+        cluster as a node and removed again (KubernetesClusterAddWorker, KubernetesClusterRemoveWorker)."""
+        a = self.api(1)
+        ready = lambda: a.call("listTemplates", templatefilter="all", id=self.node_template)["template"][0].get("isready")
+        if not self.states.wait("the node template Ready", ready, 300):
+            raise Failure("the template registered for CKS nodes was not Ready within 300 s")
+        network = self.db.query("SELECT n.uuid FROM kubernetes_cluster kc JOIN networks n ON n.id = kc.network_id"
+                                " WHERE kc.id = %d" % cid)[0][0]
+        _, vm = a.job("deployVirtualMachine", zoneid=self.zone, templateid=self.node_template,
+                      serviceofferingid=self.offering, networkids=network, name="e2e-node",
+                      displayname="e2e-node")
+        node = vm["virtualmachine"]["id"]
+        self.operation(2, "addNodesToKubernetesCluster", cid, "Running", nodeids=node)
+        count = int(self.db.query("SELECT COUNT(*) FROM kubernetes_cluster_vm_map WHERE cluster_id = %d" % cid)[0][0])
+        self.operation(1, "removeNodesFromKubernetesCluster", cid, "Running", nodeids=node)
+        after = int(self.db.query("SELECT COUNT(*) FROM kubernetes_cluster_vm_map WHERE cluster_id = %d" % cid)[0][0])
+        if after != count - 1:
+            raise Failure("the node was not removed from cluster %d: %d nodes before, %d after" % (cid, count, after))
+        # The VM is the user's again: it goes, or the cluster's network cannot be deleted with the cluster.
+        a.job("destroyVirtualMachine", id=node, expunge="true")
+
+    def restart(self, n):
+        restarted = self.servers.start(n)
+        restarted["bound"] = self.servers.bound_line(n)
+        self.report["restarts"].append(restarted)
+
     def run(self):
-        table = table_rows()
         self.configure()
         self.start_servers()
         self.admin_keys()
         self.deploy_zone()
         self.kubernetes_setup()
-        a, job_a = self.create_cluster(1, "e2e-a")
-        b, job_b = self.create_cluster(2, "e2e-b")
-        # Both creates past their VMs (Running), waiting for their control node: a kill then takes only
-        # the one worker, not a VM deployment through a host the killed server owns.
-        for cid in (a, b):
-            if not self.states.wait("the VMs of cluster %d Running" % cid, lambda: self.vms_running(cid), 600):
-                raise Failure("the VMs of cluster %d did not all run within 600 s (state %s)" % (cid, self.states.state(cid)))
-        msid_a, _ = self.executing_msid(job_a)
-        if msid_a != msid_of(1):
-            raise Failure("cluster a's create runs on msid %d, not on server 1" % msid_a)
-        time.sleep(5)
-        if self.states.state(a) != "Starting":
-            raise Failure("cluster a left Starting before the kill: " + self.states.state(a))
 
-        # The kill, while the create waits for the control node (KubernetesClusterStartWorker).
-        killed_at = time.time()
-        self.servers.kill(1)
-        self.report["sigkills"] += 1
-        self.report["kills"].append({"server": 1, "msid": msid_of(1), "cluster": a, "state": "Starting",
-                                     "operation": "createKubernetesCluster", "job": job_a})
-        bound = self.recovery_bound(2)
-        recovered = self.states.wait("cluster a recovered", lambda: self.states.state(a) != "Starting", bound)
-        recovery = {"cluster": a, "from": "Starting", "bound_seconds": round(bound), "by": "server 2's scanner"}
-        if recovered:
-            to = self.states.state(a)
-            recovery.update(to=to, seconds=round(time.time() - killed_at, 1),
-                            expected=table[("Starting", "OperationFailed")], as_table_says=to == table[("Starting", "OperationFailed")])
-            self.report["clusters_recovered"] += 1
-        else:
-            recovery.update(to=None)
-            self.report["stuck_clusters"] += 1
-        self.report["recoveries"].append(recovery)
-        job_row = self.db.query("SELECT job_status, job_result FROM async_job WHERE uuid = '%s'" % job_a)
-        recovery["killed_job_status"] = int(job_row[0][0]) if job_row else None
+        # a and b wait for their nodes; c goes through its life while server 2's scanner is not yet due.
+        self.hold("e2e-a")
+        self.hold("e2e-b")
+        a, create_a = self.create_cluster(1, "e2e-a")
+        b, _ = self.create_cluster(2, "e2e-b")
+        c, create_c = self.create_cluster(2, "e2e-c")
+        self.finish(create_c, 900)
+        if create_c["outcome"] != "succeeded" or self.states.state(c) != "Running":
+            raise Failure("cluster c was not created Running: %s, %s" % (create_c["error"], self.states.state(c)))
+        self.operation(1, "stopKubernetesCluster", c, "Stopped")
+        self.operation(1, "startKubernetesCluster", c, "Running")
+        self.operation(1, "upgradeKubernetesCluster", c, "Running", kubernetesversionid=self.versions[1])
+        self.add_and_remove_node(c)
+        for cid in (a, b):
+            self.wait_vms(cid, 2)
+
+        # A create waiting for its nodes (KubernetesClusterStartWorker, ready nodes), its server killed.
+        recovery = self.kill_during(a, "Starting", create_a)
         if self.args.mode == "compat":
             self.report["notes"].append(
                 "compat: recovery needs the departed server's jobs failed (no IN_PROGRESS job may name the "
-                "cluster); patch 0001 makes the surviving server fail them (the job manager listens for "
-                "departed servers and fails their jobs by msid) when the cluster manager sees the server gone, "
-                "so no restart is needed; upstream's job manager never heard of it, and only a restart of the "
+                "cluster); patch 0001 makes the surviving server fail them when the cluster manager sees the server "
+                "gone, so no restart is needed; upstream's job manager never heard of it, and only a restart of the "
                 "dead server failed them. Killed job status after recovery: %s" % recovery["killed_job_status"])
+        if recovery["to"]:
+            self.release_and_heal("e2e-a", a, recovery)
         live = self.states.state(b)
         self.report["live_cluster"] = {"cluster": b, "state": live, "left_alone": live == "Starting"}
         if live != "Starting":
-            self.report["notes"].append("the live cluster b moved to %s" % live)
+            raise Failure("the live cluster b moved to %s while server 1 was down" % live)
+        self.restart(1)
+        self.second_operation(1, b, "its create (running on server 2)")
 
-        # The killed server comes back with the same msid (a new runid).
-        restarted_at = time.time()
-        restarted = self.servers.start(1)
-        restarted["bound"] = self.servers.bound_line(1)
-        self.report["restarts"].append(restarted)
-        if not recovered:
-            # What the upstream design needs: the restart fails the server's own jobs
-            # (AsyncJobManagerImpl.start), then a scanner pass recovers the cluster.
-            bound = 2 * 30 + 60
-            late = self.states.wait("cluster a recovered after the restart", lambda: self.states.state(a) != "Starting", bound)
-            recovery["after_restart"] = {"recovered": late, "seconds_after_restart": round(time.time() - restarted_at, 1),
-                                         "to": self.states.state(a), "bound_seconds": bound}
-            self.report["notes"].append("cluster a stayed in Starting until its server restarted: %s" % json.dumps(
-                recovery["after_restart"]))
-        self.stop_during_create(b)
-        self.states.poll()
-        self.report["illegal"] = self.states.illegal(table)
-        self.report["illegal_transitions"] = len(self.report["illegal"])
-        self.report["states"] = {str(c): h for c, h in self.states.seen.items()}
+        # The seed's scenario: a scale waiting for its new node, its server killed, the cluster left in Scaling.
+        self.hold("e2e-c")
+        scale = self.submit(1, "scaleKubernetesCluster", c, id=self.uuid(c), size=2)
+        if not self.states.wait("cluster c Scaling", lambda: self.states.state(c) == "Scaling", 300):
+            raise Failure("cluster c did not enter Scaling: %s" % self.states.state(c))
+        self.wait_vms(c, 3)
+        self.second_operation(2, c, "its scale (running on server 1)")
+        recovery = self.kill_during(c, "Scaling", scale)
+        if recovery["to"] and not self.release_and_heal("e2e-c", c, recovery, 120):
+            self.report["notes"].append(
+                "cluster c stayed %s once its nodes were Ready: the killed scale had added its VM, but the row's node"
+                " count is the old one (KubernetesClusterScaleWorker sets it on success), so the Alert pass"
+                " (reconcileAlertCluster: VM map size != total node count) does not heal it; a user scales again"
+                " or deletes it" % self.states.state(c))
+        self.restart(1)
+        self.operation(2, "deleteKubernetesCluster", c, "Destroyed")
 
 
 def write(out, name, report):
@@ -485,6 +290,12 @@ def text(report):
                 report["illegal_transitions"], report["library_loaded"])]
     for s in report["servers"] + report["restarts"]:
         lines.append("  server msid %s runid %s version %s: %s" % (s["msid"], s["runid"], s["version"], s.get("bound")))
+    for o in report["operations"]:
+        lines.append("  operation: server %s %s cluster %s: %s%s%s" % (
+            o["server"], o["command"], o.get("cluster"), o["outcome"],
+            " in %s s" % o["seconds"] if "seconds" in o else "", ": " + o["error"] if o.get("error") else ""))
+    for r in report["concurrent"]:
+        lines.append("  second operation: %s" % json.dumps(r, sort_keys=True))
     for r in report["recoveries"]:
         lines.append("  recovery: %s" % json.dumps(r, sort_keys=True))
     for n in report["notes"]:
@@ -506,6 +317,7 @@ def main():
     p.add_argument("--script")
     p.add_argument("--socket")
     p.add_argument("--net", default="10.77.0")
+    p.add_argument("--public", default="192.168.2", help="the zone's public range, /24, served by the node stand-in")
     p.add_argument("--heartbeat-threshold-ms", type=int, default=30000)
     p.add_argument("--merge", action="store_true")
     args = p.parse_args()
@@ -531,6 +343,8 @@ def main():
     finally:
         scenario.states.poll()
         scenario.report["states"] = {str(c): h for c, h in scenario.states.seen.items()}
+        scenario.report["illegal"] = scenario.states.illegal(scenario.table)
+        scenario.report["illegal_transitions"] = len(scenario.report["illegal"])
         write(args.out, "report-" + args.mode, scenario.report)
         with open(os.path.join(args.out, "report-%s.txt" % args.mode), "w") as f:
             f.write(text(scenario.report) + "\n")
