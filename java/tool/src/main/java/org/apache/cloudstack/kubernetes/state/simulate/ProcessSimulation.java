@@ -39,6 +39,9 @@ import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
  * ({@link ProcessChecker}) judges from the database and from the logs the processes wrote.
  */
 public final class ProcessSimulation {
+    /** The parent's reads: set-up, the fault injector's, and the judging at the end, one at a time. */
+    private static final int PARENT_CONNECTIONS = 4;
+
     private static final int FINAL_PASSES = 8;
     private static final int FINAL_PASS_RETRIES = 20;
     /** Set (to anything): the run's logs stay in their temp folder, for a look at a failed run. */
@@ -72,7 +75,8 @@ public final class ProcessSimulation {
                 .withMode(config.mode()).withHeartbeatThreshold(options.heartbeatThresholdMillis());
         long runStarted = System.nanoTime();
         Path dir = Files.createTempDirectory("cks-state-processes-");
-        try (SimulationDatabase db = SimulationDatabase.attach(options.urlOf(0), config.user(), config.password());
+        try (SimulationDatabase db = SimulationDatabase.attach(options.urlOf(0), config.user(), config.password(),
+                PARENT_CONNECTIONS);
                 ActionLog faultLog = new ActionLog(dir.resolve("parent.log"))) {
             db.prepare();
             if (config.mode() == StateMode.FENCED) {

@@ -58,10 +58,11 @@ public final class ServerProcess {
 
     /** Runs until the parent sends {@code end} (then 0) or closes standard input (then halts). */
     public static int run(Settings s, BufferedReader commands) throws SQLException, IOException, InterruptedException {
-        try (ActionLog log = new ActionLog(s.log()); SimulationDatabase db = retried(log,
-                () -> SimulationDatabase.attach(s.jdbcUrl(), s.user(), s.password()))) {
+        try (ActionLog log = new ActionLog(s.log()); SimulationDatabase db = retried(log, s.password(),
+                () -> SimulationDatabase.attach(s.jdbcUrl(), s.user(), s.password(),
+                        SimulationDatabase.connectionsPerServer(s.workers())))) {
             log.write("START", s.index(), s.msid(), s.runid(), ProcessHandle.current().pid());
-            long[] up = retried(log, () -> startUp(db, s));
+            long[] up = retried(log, s.password(), () -> startUp(db, s));
             int failed = (int) up[0];
             long threshold = up[1];
             log.write("UP", failed, threshold);
@@ -78,7 +79,7 @@ public final class ServerProcess {
             InvariantMonitor local = new InvariantMonitor(); // the parent judges from the logs
             ScannerRunner scanner = new ScannerRunner(server, statusScanner, local, new ScannerStats(),
                     s.widenWindows(), events);
-            List<SimCluster> clusters = retried(log, db::clusters);
+            List<SimCluster> clusters = retried(log, s.password(), db::clusters);
             OperationRunner runner = new OperationRunner(db, clusters, local, new OperationOutcomes(),
                     new LatencyRecorder(), s.widenWindows(), events);
             Thread scanning = daemon("scanner", () -> {
@@ -140,12 +141,24 @@ public final class ServerProcess {
     }
 
     /** {@code step}, retried every half second while the database node is away (bounded). */
-    private static <T> T retried(ActionLog log, StartStep<T> step) throws SQLException {
+    private static String reason(SQLException e, String password) {
+        String message = String.valueOf(e.getMessage());
+        if (password != null && !password.isEmpty()) {
+            message = message.replace(password, "***");
+        }
+        return "SQLState " + e.getSQLState() + ", error " + e.getErrorCode() + ": "
+                + message.replaceAll("(?i)(password=)[^&;\\s]*", "$1***");
+    }
+
+    private static <T> T retried(ActionLog log, String password, StartStep<T> step) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
                 return step.run();
             } catch (SQLException e) {
-                log.write("START_FAILED", attempt);
+                log.write("START_FAILED", attempt, e.getErrorCode());
+                // The parent shows the tail of this stream when a server does not come up: the
+                // database's own reason (1040: too many connections), never the password.
+                System.err.println("start attempt " + attempt + " failed: " + reason(e, password));
                 if (attempt >= START_ATTEMPTS || !Sleep.millis(500)) {
                     throw e;
                 }

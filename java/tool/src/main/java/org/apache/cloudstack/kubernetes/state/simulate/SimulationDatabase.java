@@ -41,12 +41,32 @@ final class SimulationDatabase implements AutoCloseable {
     /** "Now" in CloudStack's time base on this database ({@link DatabaseClock}). */
     private final String now;
 
-    private SimulationDatabase(String url, String user, String password, Path tempDir) throws SQLException {
+    private SimulationDatabase(String url, String user, String password, Path tempDir, int connections)
+            throws SQLException {
         this.url = url;
         this.tempDir = tempDir;
-        this.pool = pool(url, user, password);
-        this.keepAlive = open();
-        this.now = DatabaseClock.utcNow(keepAlive);
+        this.pool = pool(url, user, password, connections);
+        Connection first = null;
+        try {
+            first = open();
+            this.now = DatabaseClock.utcNow(first);
+        } catch (SQLException | RuntimeException e) {
+            // A failed attach is retried with a new pool: this one must not keep what it opened.
+            if (first != null) {
+                first.close();
+            }
+            closePool(pool);
+            throw e;
+        }
+        this.keepAlive = first;
+    }
+
+    /**
+     * The connections a management server of the simulation holds at most: one per worker, the
+     * scanner's, the heartbeat's and one for its start-up reads.
+     */
+    static int connectionsPerServer(int workers) {
+        return workers + 3;
     }
 
     /** The SQL of "now" in CloudStack's time base on this database. */
@@ -54,11 +74,12 @@ final class SimulationDatabase implements AutoCloseable {
         return now;
     }
 
-    private static DataSource pool(String url, String user, String password) throws SQLException {
+    /** A pool of at most {@code connections}, opened as they are asked for (H2's pool is lazy). */
+    private static DataSource pool(String url, String user, String password, int connections) throws SQLException {
         if (url.startsWith("jdbc:h2:")) {
             JdbcConnectionPool h2 = JdbcConnectionPool.create(url, user == null ? "" : user,
                     password == null ? "" : password);
-            h2.setMaxConnections(64);
+            h2.setMaxConnections(connections);
             return h2;
         }
         if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
@@ -71,7 +92,9 @@ final class SimulationDatabase implements AutoCloseable {
                 poolUrl = inUrl.url();
                 account = account != null ? account : inUrl.value();
             }
-            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=64";
+            // minPoolSize defaults to maxPoolSize in Connector/J, which opens them all at once: a few
+            // server processes then take a stock MariaDB's max_connections (151) before they start.
+            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=" + connections + "&minPoolSize=1";
             MariaDbPoolDataSource pool = new MariaDbPoolDataSource();
             pool.setUrl(poolUrl);
             if (account != null) {
@@ -87,21 +110,38 @@ final class SimulationDatabase implements AutoCloseable {
 
     static SimulationDatabase create(SimulationConfig config) throws SQLException {
         if (config.jdbcUrl() != null) {
-            return new SimulationDatabase(config.jdbcUrl(), config.user(), config.password(), null);
+            return new SimulationDatabase(config.jdbcUrl(), config.user(), config.password(), null,
+                    connections(config));
         }
         try {
             Path dir = Files.createTempDirectory("cks-state-simulate-");
             String url = "jdbc:h2:file:" + dir.resolve("cloud") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE"
                     + ";LOCK_TIMEOUT=10000";
-            return new SimulationDatabase(url, "sa", "", dir);
+            return new SimulationDatabase(url, "sa", "", dir, connections(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** A database another process prepared (a management server process of simulate --processes). */
-    static SimulationDatabase attach(String url, String user, String password) throws SQLException {
-        return new SimulationDatabase(url, user, password, null);
+    /** Every server of a threads run shares this database, and the run's own reads and judging. */
+    private static int connections(SimulationConfig config) {
+        return config.servers() * connectionsPerServer(config.workersPerServer()) + 2;
+    }
+
+    /**
+     * A database another process prepared, with a pool of at most {@code connections} (a management
+     * server process of simulate --processes, or the parent that judges them).
+     */
+    static SimulationDatabase attach(String url, String user, String password, int connections) throws SQLException {
+        return new SimulationDatabase(url, user, password, null, connections);
+    }
+
+    private static void closePool(DataSource pool) {
+        if (pool instanceof JdbcConnectionPool) {
+            ((JdbcConnectionPool) pool).dispose();
+        } else if (pool instanceof MariaDbPoolDataSource) {
+            ((MariaDbPoolDataSource) pool).close();
+        }
     }
 
     String describe() {
@@ -360,11 +400,7 @@ final class SimulationDatabase implements AutoCloseable {
     public void close() throws SQLException {
         try {
             keepAlive.close();
-            if (pool instanceof JdbcConnectionPool) {
-                ((JdbcConnectionPool) pool).dispose();
-            } else if (pool instanceof MariaDbPoolDataSource) {
-                ((MariaDbPoolDataSource) pool).close();
-            }
+            closePool(pool);
         } finally {
             if (tempDir != null) {
                 deleteTree(tempDir);
