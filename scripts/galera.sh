@@ -97,7 +97,7 @@ start_node() {
     setsid nohup mariadbd --no-defaults --user="$user" --datadir="$dir/data" \
         --bind-address=127.0.0.1 --port="$(sql_port "$n")" --socket="$(sock_of "$n")" \
         --pid-file="$dir/mariadbd.pid" --log-error="$dir/mariadbd.log" --skip-name-resolve \
-        --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci --max-connections=300 \
+        --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
         --innodb-buffer-pool-size=64M --innodb-log-file-size=48M --innodb-flush-log-at-trx-commit=2 \
         --binlog-format=ROW --default-storage-engine=InnoDB --innodb-autoinc-lock-mode=2 \
         --log-bin-trust-function-creators=1 \

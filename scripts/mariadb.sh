@@ -110,7 +110,7 @@ do_start() {
             --bind-address="$BIND" --port="$PORT" --socket="$SOCK" --pid-file="$PIDF" \
             --log-error="$LOG" --skip-log-bin --skip-name-resolve \
             --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
-            --max-connections=300 --innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
+            --innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
             --innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --innodb-doublewrite=0 \
             --innodb-lock-wait-timeout=20 --transaction-isolation=REPEATABLE-READ \
             >/dev/null 2>&1 </dev/null &
