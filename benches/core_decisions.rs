@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cks_state::{
-    decide_entry, next_state, Candidate, Event, Fence, JobRef, Mode, Operation, Profile,
+    decide_entry, next_state, Candidate, ClusterRow, Event, JobRef, Mode, Operation, Profile,
     RecoveryPlanner, State, StateMachine,
 };
 
@@ -78,7 +78,7 @@ fn decisions() {
             Operation::ALL[operations[k]],
             State::ALL[states[k]],
         ) {
-            cks_state::EntryDecision::Transition(u) => u64::from(u.target.code()),
+            cks_state::EntryRule::Transition(u) => u64::from(u.target.code()),
             _ => 1,
         }
     });
@@ -140,7 +140,7 @@ fn planning() {
         let ns = median_ns(samples, 1, |_| {
             let rows = ids.iter().zip(&row_states).map(|(&id, &state)| Candidate {
                 id,
-                fence: Fence::of(state),
+                row: ClusterRow::of(state),
             });
             let mut planner = RecoveryPlanner::new(machine, rows);
             planner.add_jobs(job_ids.iter().map(|&id| JobRef::Cluster(id)));

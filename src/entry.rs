@@ -6,7 +6,7 @@ use std::fmt;
 use crate::machine::StateMachine;
 use crate::table::{Operation, Profile, State, StateUpdate, NOTHING_TO_DO, PROCEED};
 use crate::transition::update_for;
-use crate::write::{Fence, Owner, Take, WriteError};
+use crate::write::{ClusterRow, Owner, Take, WriteError};
 
 /// Why an operation may not start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ impl std::error::Error for Refusal {}
 
 /// The entry rule of the table, the same in both modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EntryDecision {
+pub enum EntryRule {
     /// Compare-and-set the cluster into the operation's state before changing anything.
     Transition(StateUpdate),
     /// Go ahead without a state change (an exemption of the upstream rules).
@@ -42,15 +42,15 @@ pub enum EntryDecision {
 /// The decision for `operation` starting from `current`. A table row wins over the
 /// exemptions, which win over "nothing to do".
 #[inline]
-pub fn decide_entry(profile: Profile, operation: Operation, current: State) -> EntryDecision {
+pub fn decide_entry(profile: Profile, operation: Operation, current: State) -> EntryRule {
     if let Some(update) = update_for(profile, current, operation.first_event()) {
-        EntryDecision::Transition(update)
+        EntryRule::Transition(update)
     } else if PROCEED[operation as usize][current as usize] {
-        EntryDecision::Proceed
+        EntryRule::Proceed
     } else if NOTHING_TO_DO[operation as usize][current as usize] {
-        EntryDecision::NothingToDo
+        EntryRule::NothingToDo
     } else {
-        EntryDecision::Refuse(Refusal {
+        EntryRule::Refuse(Refusal {
             operation,
             state: current,
         })
@@ -59,7 +59,7 @@ pub fn decide_entry(profile: Profile, operation: Operation, current: State) -> E
 
 /// What an operation's entry does on the row it read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entry {
+pub enum EntryDecision {
     /// Compare-and-set the take's write into the operation's state; on a hit keep its hold, on a
     /// miss fail with "please retry".
     Transition(Take),
@@ -75,24 +75,31 @@ pub enum Entry {
 
 impl StateMachine {
     /// The entry of `operation`, run by `me`, on a cluster read as `row`.
-    pub fn entry(&self, operation: Operation, row: &Fence, me: Owner) -> Result<Entry, WriteError> {
+    pub fn entry(
+        &self,
+        operation: Operation,
+        row: &ClusterRow,
+        me: Owner,
+    ) -> Result<EntryDecision, WriteError> {
         let token = row.token;
         let (state, event) = match decide_entry(self.profile, operation, token.state) {
-            EntryDecision::NothingToDo => return Ok(Entry::NothingToDo),
-            EntryDecision::Refuse(r) => return Ok(Entry::Refuse(r)),
-            EntryDecision::Proceed if !self.mode.reads_fence() => return Ok(Entry::Proceed(None)),
-            EntryDecision::Transition(u) => (u.target, Some(u.event)),
-            EntryDecision::Proceed => (token.state, None),
+            EntryRule::NothingToDo => return Ok(EntryDecision::NothingToDo),
+            EntryRule::Refuse(r) => return Ok(EntryDecision::Refuse(r)),
+            EntryRule::Proceed if !self.mode.reads_fence() => {
+                return Ok(EntryDecision::Proceed(None))
+            }
+            EntryRule::Transition(u) => (u.target, Some(u.event)),
+            EntryRule::Proceed => (token.state, None),
         };
         // One operation at a time: this also refuses the table's Starting -> Stopping takeover
         // while the start's owner lives; the scanner frees the cluster once that owner is gone.
         if let Some(owner) = self.holder(row) {
-            return Ok(Entry::Busy(owner));
+            return Ok(EntryDecision::Busy(owner));
         }
         let take = Take::new(self.write(token, state, event, Some(me))?, event.is_some());
         Ok(match event {
-            Some(_) => Entry::Transition(take),
-            None => Entry::Proceed(Some(take)),
+            Some(_) => EntryDecision::Transition(take),
+            None => EntryDecision::Proceed(Some(take)),
         })
     }
 }

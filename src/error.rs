@@ -29,4 +29,9 @@ pub enum CoreError {
         index: usize,
         message: String,
     },
+    #[error("{argument}: {message}")]
+    BadInput {
+        argument: &'static str,
+        message: String,
+    },
 }

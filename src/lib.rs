@@ -20,14 +20,15 @@ pub mod recovery;
 pub mod scaling;
 pub mod table;
 pub mod transition;
+pub mod vms;
 pub mod write;
 
 pub use completion::{complete, Completion, Outcome};
-pub use entry::{decide_entry, Entry, EntryDecision, Refusal};
+pub use entry::{decide_entry, EntryDecision, EntryRule, Refusal};
 pub use error::CoreError;
 pub use machine::StateMachine;
 pub use mode::Mode;
-pub use reconcile::{ReconcilePlan, VmSummary};
+pub use reconcile::ReconcilePlan;
 pub use recovery::{
     Candidate, GoneReason, InProgressJob, JobRef, MsHost, MsStatus, Recovery, RecoveryPlan,
     RecoveryPlanner,
@@ -35,8 +36,9 @@ pub use recovery::{
 pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
 pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
 pub use transition::next_state;
+pub use vms::{Health, VmCounts, VmSummary};
 pub use write::{
-    Fence, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
+    ClusterRow, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
     MAX_VERSION,
 };
 

@@ -5,7 +5,9 @@
 use crate::mode::Mode;
 use crate::table::{Event, Profile, State};
 use crate::transition::update_for;
-use crate::write::{Fence, Owner, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS};
+use crate::write::{
+    ClusterRow, Owner, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StateMachine {
@@ -61,12 +63,12 @@ impl StateMachine {
     }
 
     /// The operation holding `row`, as this mode sees it: compat records none.
-    pub(crate) fn holder(&self, row: &Fence) -> Option<Owner> {
+    pub(crate) fn holder(&self, row: &ClusterRow) -> Option<Owner> {
         row.owner.filter(|_| self.mode.reads_fence())
     }
 
     /// Whether the scanner must look at `row`: an operation's state, or held by an operation.
-    pub fn is_candidate(&self, row: &Fence) -> bool {
+    pub fn is_candidate(&self, row: &ClusterRow) -> bool {
         self.is_orphan_state(row.token.state) || self.holder(row).is_some()
     }
 

@@ -1,39 +1,10 @@
 //! Alert reconciliation and fault detection for the status scanner.
 
-use crate::codes;
 use crate::machine::StateMachine;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
-use crate::write::{Fence, Owner, Write, WriteError};
-
-/// The scanner's view of a cluster's VMs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VmSummary {
-    AllStopped,
-    AllRunningHealthy,
-    Mixed,
-    /// Fewer VMs than the cluster should have, or some unknown.
-    Incomplete,
-}
-
-impl VmSummary {
-    pub const ALL: [VmSummary; 4] = [
-        VmSummary::AllStopped,
-        VmSummary::AllRunningHealthy,
-        VmSummary::Mixed,
-        VmSummary::Incomplete,
-    ];
-
-    pub const fn from_code(code: i32) -> Option<VmSummary> {
-        match code {
-            codes::vm_summary::ALL_STOPPED => Some(VmSummary::AllStopped),
-            codes::vm_summary::ALL_RUNNING_HEALTHY => Some(VmSummary::AllRunningHealthy),
-            codes::vm_summary::MIXED => Some(VmSummary::Mixed),
-            codes::vm_summary::INCOMPLETE => Some(VmSummary::Incomplete),
-            _ => None,
-        }
-    }
-}
+use crate::vms::VmSummary;
+use crate::write::{ClusterRow, Owner, Write, WriteError};
 
 /// The compare-and-sets to apply in order; stop at the first that misses. The second step expects
 /// the token the first wrote, so only the pass that started a recovery completes it.
@@ -78,7 +49,7 @@ impl StateMachine {
     /// in between is recovered like any operation, and leaves a held row alone.
     pub fn reconcile(
         &self,
-        listed: &Fence,
+        listed: &ClusterRow,
         vms: VmSummary,
         scanner: Owner,
     ) -> Result<ReconcilePlan, WriteError> {

@@ -11,7 +11,7 @@ use crate::completion::Outcome;
 use crate::machine::StateMachine;
 use crate::table::{Event, Operation, Profile, State, StateUpdate};
 use crate::transition::update_for;
-use crate::write::{Fence, Hold, Owner, Take, Token, Write, WriteError};
+use crate::write::{ClusterRow, Hold, Owner, Take, Token, Write, WriteError};
 
 /// What a scale request changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -214,7 +214,7 @@ impl Scale {
     }
 
     /// The decision for the next scaling step; `current` is the row re-read just before it.
-    pub fn next_step(&self, current: &Fence) -> Result<ScaleStep, WriteError> {
+    pub fn next_step(&self, current: &ClusterRow) -> Result<ScaleStep, WriteError> {
         if let Some(hold) = self.hold {
             return Ok(match hold.moved_to {
                 Some(_) => ScaleStep::AlreadyEntered,

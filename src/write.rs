@@ -55,16 +55,16 @@ pub struct Owner {
 
 /// A cluster row as read: its token and who holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Fence {
+pub struct ClusterRow {
     pub token: Token,
     /// None: no operation holds the cluster (always so in compat mode, or an older server wrote it).
     pub owner: Option<Owner>,
 }
 
-impl Fence {
+impl ClusterRow {
     /// A row read in compat mode: the state alone.
-    pub const fn of(state: State) -> Fence {
-        Fence {
+    pub const fn of(state: State) -> ClusterRow {
+        ClusterRow {
             token: Token { state, version: 0 },
             owner: None,
         }

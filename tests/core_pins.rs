@@ -2,7 +2,7 @@
 //! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
 
 use cks_state::{
-    Candidate, Fence, JobRef, Mode, Operation, Owner, Profile, RecoveryPlanner, ScaleKind,
+    Candidate, ClusterRow, JobRef, Mode, Operation, Owner, Profile, RecoveryPlanner, ScaleKind,
     ScaleStep, State, StateMachine, Token, VmSummary,
 };
 
@@ -18,7 +18,7 @@ const ME: Owner = Owner {
 fn row(id: u64, state: State) -> Candidate {
     Candidate {
         id,
-        fence: Fence::of(state),
+        row: ClusterRow::of(state),
     }
 }
 
@@ -63,7 +63,7 @@ fn a_planner_wants_jobs_only_while_a_candidate_may_still_be_recovered() {
 fn a_held_candidate_keeps_wanting_jobs_and_owner_evidence_in_fenced_mode_only() {
     let held = [Candidate {
         id: 1,
-        fence: Fence {
+        row: ClusterRow {
             token: Token {
                 state: State::Destroying,
                 version: 3,
@@ -84,7 +84,7 @@ fn a_held_candidate_keeps_wanting_jobs_and_owner_evidence_in_fenced_mode_only() 
 #[test]
 fn an_empty_reconcile_plan_is_empty_and_only_it() {
     for machine in [COMPAT, FENCED] {
-        let plan = |state, vms| machine.reconcile(&Fence::of(state), vms, ME).unwrap();
+        let plan = |state, vms| machine.reconcile(&ClusterRow::of(state), vms, ME).unwrap();
         assert!(plan(State::Running, VmSummary::AllRunningHealthy).is_empty());
         assert!(!plan(State::Alert, VmSummary::AllStopped).is_empty());
         assert!(!plan(State::Running, VmSummary::Mixed).is_empty());
@@ -122,7 +122,7 @@ fn a_scale_is_checked_against_the_state_it_started_from() {
 
 fn refusal(kind: ScaleKind, from: State) -> String {
     let [compat, fenced] =
-        [COMPAT, FENCED].map(|m| scale(m, kind, from).next_step(&Fence::of(from)));
+        [COMPAT, FENCED].map(|m| scale(m, kind, from).next_step(&ClusterRow::of(from)));
     assert_eq!(compat, fenced, "a refusal is the same in both modes");
     match compat {
         Ok(ScaleStep::Refuse(r)) => r.to_string(),

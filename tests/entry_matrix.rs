@@ -1,7 +1,7 @@
 //! The full entry-rule matrix, 9 operations x 15 states, cell by cell against the spec.
 //! T:X = transition to X, P = proceed without a change, N = nothing to do, R = refuse.
 
-use cks_state::{decide_entry, EntryDecision, Operation, Profile, State};
+use cks_state::{decide_entry, EntryRule, Operation, Profile, State};
 
 const STATES: &str = "Created Starting Running Stopping Stopped Scaling ScalingStoppedCluster Upgrading Importing RemovingNodes Alert Recovering Destroyed Destroying Error";
 
@@ -31,9 +31,9 @@ fn check(profile: Profile, matrix: &str) {
         for (state, cell) in states.iter().zip(expected) {
             let decision = decide_entry(profile, operation, *state);
             let ok = match (cell, decision) {
-                ("P", EntryDecision::Proceed) | ("N", EntryDecision::NothingToDo) => true,
-                ("R", EntryDecision::Refuse(r)) => r.operation == operation && r.state == *state,
-                (t, EntryDecision::Transition(u)) if t.starts_with("T:") => {
+                ("P", EntryRule::Proceed) | ("N", EntryRule::NothingToDo) => true,
+                ("R", EntryRule::Refuse(r)) => r.operation == operation && r.state == *state,
+                (t, EntryRule::Transition(u)) if t.starts_with("T:") => {
                     u.expected == *state
                         && u.event == operation.first_event()
                         && u.target.name() == &t[2..]
@@ -91,7 +91,7 @@ fn cloudstack_4_20_entry_matrix_lacks_the_rows_4_21_added() {
 
 #[test]
 fn a_refusal_names_the_operation_and_the_state() {
-    let EntryDecision::Refuse(refusal) =
+    let EntryRule::Refuse(refusal) =
         decide_entry(Profile::Upstream, Operation::AddNodes, State::Stopped)
     else {
         panic!("adding nodes to a Stopped cluster must be refused");

@@ -1,10 +1,10 @@
 //! Fenced mode decisions: tokens, owners, and recovery only when the owner is provably gone.
 
 use cks_state::{
-    Candidate, Entry, Event, Fence, GoneReason, Hold, InProgressJob, JobRef, Mode, MsHost,
-    MsStatus, Operation, Outcome, Owner, Profile, Recovery, RecoveryPlan, ScaleKind, ScaleStep,
-    State, StateMachine, Token, VmSummary, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
-    MAX_VERSION,
+    Candidate, ClusterRow, EntryDecision, Event, GoneReason, Hold, InProgressJob, JobRef, Mode,
+    MsHost, MsStatus, Operation, Outcome, Owner, Profile, Recovery, RecoveryPlan, ScaleKind,
+    ScaleStep, State, StateMachine, Token, VmSummary, Write, WriteError,
+    DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION,
 };
 
 const P: Profile = Profile::Upstream;
@@ -24,22 +24,22 @@ fn tok(state: State, version: u64) -> Token {
     Token { state, version }
 }
 
-fn fence(state: State, version: u64, owner: Option<Owner>) -> Fence {
-    Fence {
+fn cluster_row(state: State, version: u64, owner: Option<Owner>) -> ClusterRow {
+    ClusterRow {
         token: tok(state, version),
         owner,
     }
 }
 
-fn entry(operation: Operation, row: &Fence, me: Owner) -> Result<Entry, WriteError> {
+fn entry(operation: Operation, row: &ClusterRow, me: Owner) -> Result<EntryDecision, WriteError> {
     FENCED.entry(operation, row, me)
 }
 
 /// The take of an entry that writes: a transition when it moves the cluster, else a proceed.
-fn take(operation: Operation, row: Fence) -> (Write, Hold) {
+fn take(operation: Operation, row: ClusterRow) -> (Write, Hold) {
     match entry(operation, &row, ME) {
-        Ok(Entry::Transition(t)) if t.write.event.is_some() => (t.write, t.hold),
-        Ok(Entry::Proceed(Some(t))) if t.write.event.is_none() => (t.write, t.hold),
+        Ok(EntryDecision::Transition(t)) if t.write.event.is_some() => (t.write, t.hold),
+        Ok(EntryDecision::Proceed(Some(t))) if t.write.event.is_none() => (t.write, t.hold),
         other => panic!("{operation} on {row:?}: {other:?}"),
     }
 }
@@ -75,7 +75,7 @@ fn host(msid: u64, runid: u64, status: MsStatus, age: u64) -> MsHost {
 fn candidate(id: u64, state: State, version: u64, owner: Option<Owner>) -> Candidate {
     Candidate {
         id,
-        fence: fence(state, version, owner),
+        row: cluster_row(state, version, owner),
     }
 }
 
@@ -87,10 +87,10 @@ fn job(job_id: u64, cluster: JobRef) -> InProgressJob {
 
 #[test]
 fn a_transition_takes_the_cluster_with_the_next_version() {
-    let row = fence(State::Running, 4, None);
+    let row = cluster_row(State::Running, 4, None);
     assert!(matches!(
         entry(Operation::Upgrade, &row, ME),
-        Ok(Entry::Transition(_))
+        Ok(EntryDecision::Transition(_))
     ));
     let (write, hold) = take(Operation::Upgrade, row);
     assert_eq!(write.expected, tok(State::Running, 4));
@@ -110,9 +110,12 @@ fn a_proceed_takes_the_cluster_in_its_state() {
         (Operation::Stop, State::Created),
         (Operation::Stop, State::Error),
     ] {
-        let row = fence(state, 2, None);
+        let row = cluster_row(state, 2, None);
         assert!(
-            matches!(entry(operation, &row, ME), Ok(Entry::Proceed(Some(_)))),
+            matches!(
+                entry(operation, &row, ME),
+                Ok(EntryDecision::Proceed(Some(_)))
+            ),
             "{operation} from {state}"
         );
         let (write, hold) = take(operation, row);
@@ -128,43 +131,46 @@ fn of_two_destroys_or_two_alert_starts_only_the_first_take_goes_ahead() {
         (Operation::Destroy, State::Destroying),
         (Operation::Start, State::Alert),
     ] {
-        let (first, _) = take(operation, fence(state, 7, None));
+        let (first, _) = take(operation, cluster_row(state, 7, None));
         // Both read version 7: the second compare-and-set expects it and misses after the first.
-        let (second, _) = take(operation, fence(state, 7, None));
+        let (second, _) = take(operation, cluster_row(state, 7, None));
         assert_eq!(first.expected, second.expected);
         assert_ne!(first.target.version, first.expected.version);
         // One that reads after the first take sees the cluster held.
-        let held = fence(state, 8, Some(OTHER));
-        assert_eq!(entry(operation, &held, ME), Ok(Entry::Busy(OTHER)));
+        let held = cluster_row(state, 8, Some(OTHER));
+        assert_eq!(entry(operation, &held, ME), Ok(EntryDecision::Busy(OTHER)));
     }
 }
 
 #[test]
 fn a_held_cluster_refuses_even_the_tables_starting_to_stopping_takeover() {
-    let starting = fence(State::Starting, 3, Some(OTHER));
+    let starting = cluster_row(State::Starting, 3, Some(OTHER));
     assert_eq!(
         entry(Operation::Stop, &starting, ME),
-        Ok(Entry::Busy(OTHER))
+        Ok(EntryDecision::Busy(OTHER))
     );
     // Ownerless (an older server wrote it): the table decides as in compat mode.
-    let (write, _) = take(Operation::Stop, fence(State::Starting, 3, None));
+    let (write, _) = take(Operation::Stop, cluster_row(State::Starting, 3, None));
     assert_eq!(write.target, tok(State::Stopping, 4));
 }
 
 #[test]
 fn nothing_to_do_and_refusals_never_write_even_when_held() {
-    let held = fence(State::Starting, 1, Some(OTHER));
-    assert_eq!(entry(Operation::Start, &held, ME), Ok(Entry::NothingToDo));
-    let upgrading = fence(State::Upgrading, 1, Some(OTHER));
+    let held = cluster_row(State::Starting, 1, Some(OTHER));
+    assert_eq!(
+        entry(Operation::Start, &held, ME),
+        Ok(EntryDecision::NothingToDo)
+    );
+    let upgrading = cluster_row(State::Upgrading, 1, Some(OTHER));
     assert!(matches!(
         entry(Operation::Destroy, &upgrading, ME),
-        Ok(Entry::Refuse(_))
+        Ok(EntryDecision::Refuse(_))
     ));
 }
 
 #[test]
 fn the_version_cannot_overflow_a_signed_bigint() {
-    let row = fence(State::Running, MAX_VERSION, None);
+    let row = cluster_row(State::Running, MAX_VERSION, None);
     assert_eq!(
         entry(Operation::Stop, &row, ME),
         Err(WriteError::VersionExhausted {
@@ -173,7 +179,7 @@ fn the_version_cannot_overflow_a_signed_bigint() {
     );
     let (write, _) = take(
         Operation::Stop,
-        fence(State::Running, MAX_VERSION - 1, None),
+        cluster_row(State::Running, MAX_VERSION - 1, None),
     );
     assert_eq!(write.target.version, MAX_VERSION);
 }
@@ -198,7 +204,7 @@ fn a_completion_expects_the_entered_token_and_releases() {
 fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
     // Entered Scaling at 5; the scanner failed it (6), a recovery ran (7, 8), a new scale
     // entered Scaling again (9). The old completion still expects (Scaling, 5).
-    let (_, hold) = take(Operation::Scale, fence(State::Running, 4, None));
+    let (_, hold) = take(Operation::Scale, cluster_row(State::Running, 4, None));
     let late = completion(&hold, Outcome::Succeeded).unwrap();
     assert_eq!(late.expected, tok(State::Scaling, 5));
     assert_ne!(late.expected, tok(State::Scaling, 9));
@@ -208,7 +214,7 @@ fn a_zombie_completion_expects_a_version_the_cluster_no_longer_has() {
 /// (4.21+); a failure, which has no row from Alert, only releases the cluster.
 #[test]
 fn a_proceed_completes_by_the_tables_row_from_its_state_else_releases() {
-    let (_, hold) = take(Operation::Start, fence(State::Alert, 3, None));
+    let (_, hold) = take(Operation::Start, cluster_row(State::Alert, 3, None));
     let done = completion(&hold, Outcome::Succeeded).unwrap();
     assert_eq!(
         (done.expected, done.target, done.event, done.owner),
@@ -229,8 +235,8 @@ fn a_proceed_completes_by_the_tables_row_from_its_state_else_releases() {
     }
     // 4.20's table has no row from Alert: the start releases the cluster in Alert.
     let older = StateMachine::new(Profile::CloudStack420, Mode::Fenced);
-    let Ok(Entry::Proceed(Some(t))) =
-        older.entry(Operation::Start, &fence(State::Alert, 3, None), ME)
+    let Ok(EntryDecision::Proceed(Some(t))) =
+        older.entry(Operation::Start, &cluster_row(State::Alert, 3, None), ME)
     else {
         panic!("a start of an Alert cluster goes ahead");
     };
@@ -243,7 +249,7 @@ fn a_proceed_completes_by_the_tables_row_from_its_state_else_releases() {
 
 #[test]
 fn a_create_failure_from_starting_goes_to_error() {
-    let (_, hold) = take(Operation::Start, fence(State::Created, 0, None));
+    let (_, hold) = take(Operation::Start, cluster_row(State::Created, 0, None));
     let w = completion(&hold, Outcome::CreateFailed).unwrap();
     assert_eq!(w.target, tok(State::Error, 2));
     assert_eq!(w.event, Some(Event::CreateFailed));
@@ -254,7 +260,7 @@ fn a_create_failure_from_starting_goes_to_error() {
 #[test]
 fn a_running_scale_enters_once_and_completes_from_its_token() {
     let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME);
-    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&cluster_row(State::Running, 2, None)) else {
         panic!()
     };
     assert_eq!(enter.write.target, tok(State::Scaling, 3));
@@ -262,7 +268,7 @@ fn a_running_scale_enters_once_and_completes_from_its_token() {
     scale.mark_entered(&enter);
     assert_eq!(scale.entered(), Some(State::Scaling));
     assert_eq!(
-        scale.next_step(&fence(State::Scaling, 3, Some(ME))),
+        scale.next_step(&cluster_row(State::Scaling, 3, Some(ME))),
         Ok(ScaleStep::AlreadyEntered)
     );
     let done = scale.completion(true).unwrap().unwrap();
@@ -276,7 +282,7 @@ fn a_running_scale_enters_once_and_completes_from_its_token() {
 fn a_scale_takes_by_the_token_it_was_accepted_with() {
     // Accepted at version 2; another scale ran in between (Running again, version 4).
     let scale = FENCED.scale(ScaleKind::ScaleDown, tok(State::Running, 2), ME);
-    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 4, None)) else {
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&cluster_row(State::Running, 4, None)) else {
         panic!()
     };
     assert_eq!(enter.write.expected, tok(State::Running, 2), "so it misses");
@@ -285,7 +291,8 @@ fn a_scale_takes_by_the_token_it_was_accepted_with() {
 #[test]
 fn a_created_scale_takes_then_releases_and_a_start_is_busy_meanwhile() {
     let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Created, 0), ME);
-    let Ok(ScaleStep::SettingsOnly(Some(taken))) = scale.next_step(&fence(State::Created, 0, None))
+    let Ok(ScaleStep::SettingsOnly(Some(taken))) =
+        scale.next_step(&cluster_row(State::Created, 0, None))
     else {
         panic!()
     };
@@ -297,13 +304,17 @@ fn a_created_scale_takes_then_releases_and_a_start_is_busy_meanwhile() {
     scale.mark_entered(&taken);
     // Held since its take: the settings change goes on, nothing more to write.
     assert_eq!(
-        scale.next_step(&fence(State::Created, 1, Some(ME))),
+        scale.next_step(&cluster_row(State::Created, 1, Some(ME))),
         Ok(ScaleStep::SettingsOnly(None))
     );
     assert_eq!(scale.entered(), None);
     assert_eq!(
-        entry(Operation::Start, &fence(State::Created, 1, Some(ME)), OTHER),
-        Ok(Entry::Busy(ME))
+        entry(
+            Operation::Start,
+            &cluster_row(State::Created, 1, Some(ME)),
+            OTHER
+        ),
+        Ok(EntryDecision::Busy(ME))
     );
     let release = scale.completion(true).unwrap().unwrap();
     assert_eq!(
@@ -317,11 +328,11 @@ fn a_created_scale_takes_then_releases_and_a_start_is_busy_meanwhile() {
 fn a_created_scale_and_a_start_that_read_the_same_token_expect_the_same_version() {
     let scale = FENCED.scale(ScaleKind::Autoscale, tok(State::Created, 5), ME);
     let Ok(ScaleStep::SettingsOnly(Some(by_scale))) =
-        scale.next_step(&fence(State::Created, 5, None))
+        scale.next_step(&cluster_row(State::Created, 5, None))
     else {
         panic!()
     };
-    let (by_start, _) = take(Operation::Start, fence(State::Created, 5, None));
+    let (by_start, _) = take(Operation::Start, cluster_row(State::Created, 5, None));
     assert_eq!(
         by_scale.write.expected, by_start.expected,
         "exactly one can hit"
@@ -332,7 +343,7 @@ fn a_created_scale_and_a_start_that_read_the_same_token_expect_the_same_version(
 fn a_created_scale_fails_once_a_start_took_the_cluster() {
     let scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Created, 0), ME);
     assert_eq!(
-        scale.next_step(&fence(State::Starting, 1, Some(OTHER))),
+        scale.next_step(&cluster_row(State::Starting, 1, Some(OTHER))),
         Ok(ScaleStep::FailTakenSince(State::Starting))
     );
 }
@@ -341,13 +352,13 @@ fn a_created_scale_fails_once_a_start_took_the_cluster() {
 fn a_scale_refused_or_never_held_leaves_the_state() {
     let stopped = FENCED.scale(ScaleKind::ScaleUp, tok(State::Stopped, 0), ME);
     assert!(matches!(
-        stopped.next_step(&fence(State::Stopped, 0, None)),
+        stopped.next_step(&cluster_row(State::Stopped, 0, None)),
         Ok(ScaleStep::Refuse(_))
     ));
     assert_eq!(stopped.completion(false), Ok(None));
     let busy = FENCED.scale(ScaleKind::OfferingChange, tok(State::Stopped, 0), ME);
     assert_eq!(
-        busy.next_step(&fence(State::Stopped, 0, Some(OTHER))),
+        busy.next_step(&cluster_row(State::Stopped, 0, Some(OTHER))),
         Ok(ScaleStep::Busy(OTHER))
     );
 }
@@ -361,12 +372,12 @@ fn reconcile_skips_held_rows_and_chains_versions() {
         runid: 90,
         job_id: None,
     };
-    let held = fence(State::Alert, 3, Some(ME));
+    let held = cluster_row(State::Alert, 3, Some(ME));
     assert!(FENCED
         .reconcile(&held, VmSummary::AllStopped, scanner)
         .unwrap()
         .is_empty());
-    let listed = fence(State::Alert, 3, None);
+    let listed = cluster_row(State::Alert, 3, None);
     let plan = FENCED
         .reconcile(&listed, VmSummary::AllStopped, scanner)
         .unwrap();
@@ -377,7 +388,7 @@ fn reconcile_skips_held_rows_and_chains_versions() {
     assert_eq!(steps[1].expected, steps[0].target);
     assert_eq!(steps[1].target, tok(State::Stopped, 5));
     assert_eq!(steps[1].owner, None);
-    let running = fence(State::Running, 6, None);
+    let running = cluster_row(State::Running, 6, None);
     let faults: Vec<_> = FENCED
         .reconcile(&running, VmSummary::Mixed, scanner)
         .unwrap()
@@ -596,14 +607,14 @@ fn a_pass_skips_without_candidates_and_waits_only_for_an_ownerless_one() {
 #[test]
 fn a_resumed_scale_decides_as_the_one_that_took() {
     let mut scale = FENCED.scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME);
-    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&fence(State::Running, 2, None)) else {
+    let Ok(ScaleStep::Enter(enter)) = scale.next_step(&cluster_row(State::Running, 2, None)) else {
         panic!()
     };
     scale.mark_entered(&enter);
     let resumed = FENCED.resume_scale(ScaleKind::ScaleUp, tok(State::Running, 2), ME, scale.hold());
     assert_eq!(resumed, scale);
     assert_eq!(
-        resumed.next_step(&fence(State::Scaling, 3, Some(ME))),
+        resumed.next_step(&cluster_row(State::Scaling, 3, Some(ME))),
         Ok(ScaleStep::AlreadyEntered)
     );
     assert_eq!(resumed.completion(false), scale.completion(false));
@@ -613,10 +624,10 @@ fn a_resumed_scale_decides_as_the_one_that_took() {
 
 #[test]
 fn candidates_are_operation_states_or_held_rows() {
-    assert!(FENCED.is_candidate(&fence(State::Scaling, 0, None)));
-    assert!(FENCED.is_candidate(&fence(State::Destroying, 0, Some(ME))));
-    assert!(!FENCED.is_candidate(&fence(State::Destroying, 0, None)));
-    assert!(!FENCED.is_candidate(&fence(State::Running, 0, None)));
+    assert!(FENCED.is_candidate(&cluster_row(State::Scaling, 0, None)));
+    assert!(FENCED.is_candidate(&cluster_row(State::Destroying, 0, Some(ME))));
+    assert!(!FENCED.is_candidate(&cluster_row(State::Destroying, 0, None)));
+    assert!(!FENCED.is_candidate(&cluster_row(State::Running, 0, None)));
 }
 
 #[test]

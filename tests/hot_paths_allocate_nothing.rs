@@ -5,8 +5,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use cks_state::{
-    complete, decide_entry, next_state, Event, Fence, Mode, Operation, Outcome, Owner, Profile,
-    ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
+    complete, decide_entry, next_state, ClusterRow, Event, Mode, Operation, Outcome, Owner,
+    Profile, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
 };
 
 const ME: Owner = Owner {
@@ -81,7 +81,7 @@ fn entries_allocate_nothing() {
                 let machine = StateMachine::new(profile, mode);
                 for state in State::ALL {
                     for operation in Operation::ALL {
-                        let row = Fence::of(state);
+                        let row = ClusterRow::of(state);
                         let entry = std::hint::black_box(machine.entry(operation, &row, ME));
                         entries += u32::from(entry.is_ok());
                     }
@@ -99,7 +99,7 @@ fn scaling_completion_and_reconcile_decisions_allocate_nothing() {
         for mode in Mode::ALL {
             let machine = StateMachine::new(Profile::Upstream, mode);
             for state in State::ALL {
-                let row = Fence::of(state);
+                let row = ClusterRow::of(state);
                 for kind in ScaleKind::ALL {
                     let started = Token { state, version: 0 };
                     let mut op = machine.scale(kind, started, ME);

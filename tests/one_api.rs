@@ -8,8 +8,9 @@
 mod common;
 
 use cks_state::{
-    Candidate, Entry, Fence, Hold, JobRef, Mode, Operation, Outcome, Owner, Profile, RecoveryPlan,
-    ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary, Write, WriteError, MAX_VERSION,
+    Candidate, ClusterRow, EntryDecision, Hold, JobRef, Mode, Operation, Outcome, Owner, Profile,
+    RecoveryPlan, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary, Write, WriteError,
+    MAX_VERSION,
 };
 use proptest::prelude::*;
 
@@ -38,8 +39,8 @@ fn owner() -> impl Strategy<Value = Owner> {
     })
 }
 
-fn fence() -> impl Strategy<Value = Fence> {
-    (state(), version(), prop::option::of(owner())).prop_map(|(state, version, owner)| Fence {
+fn cluster_row() -> impl Strategy<Value = ClusterRow> {
+    (state(), version(), prop::option::of(owner())).prop_map(|(state, version, owner)| ClusterRow {
         token: Token { state, version },
         owner,
     })
@@ -83,9 +84,9 @@ fn chain_ok<T>(result: Result<T, WriteError>, version: u64, later_steps: u64) ->
     }
 }
 
-fn entry_writes(entry: &Entry) -> Option<cks_state::Take> {
+fn entry_writes(entry: &EntryDecision) -> Option<cks_state::Take> {
     match *entry {
-        Entry::Transition(take) | Entry::Proceed(Some(take)) => Some(take),
+        EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take)) => Some(take),
         _ => None,
     }
 }
@@ -110,15 +111,15 @@ proptest! {
     fn entries_differ_between_modes_only_as_documented(
         profile in profile(),
         operation in (0..Operation::COUNT).prop_map(|o| Operation::ALL[o]),
-        row in fence(),
+        row in cluster_row(),
         me in owner(),
     ) {
         let compat = StateMachine::new(profile, Mode::Compat);
         let fenced = StateMachine::new(profile, Mode::Fenced);
         let c = compat.entry(operation, &row, me).expect("compat never exhausts a version");
-        assert!(!matches!(c, Entry::Busy(_)), "compat is never busy");
-        assert!(!matches!(c, Entry::Proceed(Some(_))), "a compat proceed writes nothing");
-        let unheld = Fence { owner: None, ..row };
+        assert!(!matches!(c, EntryDecision::Busy(_)), "compat is never busy");
+        assert!(!matches!(c, EntryDecision::Proceed(Some(_))), "a compat proceed writes nothing");
+        let unheld = ClusterRow { owner: None, ..row };
         assert_eq!(compat.entry(operation, &unheld, me), Ok(c), "compat reads no owner");
         if let Some(take) = entry_writes(&c) {
             check_write(Mode::Compat, &take.write);
@@ -132,15 +133,15 @@ proptest! {
             assert_eq!(take.write.owner, Some(me), "fenced stores the operation's owner");
         }
         match (c, f) {
-            (Entry::Transition(_) | Entry::Proceed(None), Entry::Busy(o)) => {
+            (EntryDecision::Transition(_) | EntryDecision::Proceed(None), EntryDecision::Busy(o)) => {
                 assert_eq!(row.owner, Some(o), "busy only while another operation holds it");
             }
-            (Entry::Transition(a), Entry::Transition(b)) => {
+            (EntryDecision::Transition(a), EntryDecision::Transition(b)) => {
                 assert_eq!(row.owner, None);
                 assert_eq!(a.write.update(), b.write.update(), "the same table row");
                 assert_eq!(a.hold.moved_to, b.hold.moved_to);
             }
-            (Entry::Proceed(None), Entry::Proceed(Some(take))) => {
+            (EntryDecision::Proceed(None), EntryDecision::Proceed(Some(take))) => {
                 assert_eq!(row.owner, None);
                 assert_eq!(take.write.event, None, "a fenced proceed keeps the state");
                 assert_eq!(take.write.target.state, row.token.state);
@@ -189,8 +190,8 @@ proptest! {
     fn scale_steps_differ_between_modes_only_as_documented(
         profile in profile(),
         kind in (0..ScaleKind::ALL.len()).prop_map(|k| ScaleKind::ALL[k]),
-        started in fence(),
-        current in fence(),
+        started in cluster_row(),
+        current in cluster_row(),
         me in owner(),
         succeeded in any::<bool>(),
     ) {
@@ -200,7 +201,7 @@ proptest! {
         let c = compat.next_step(&current).expect("compat never exhausts a version");
         assert!(!matches!(c, ScaleStep::Busy(_)), "compat is never busy");
         assert!(!matches!(c, ScaleStep::SettingsOnly(Some(_))), "compat takes nothing");
-        let unheld = Fence { owner: None, ..current };
+        let unheld = ClusterRow { owner: None, ..current };
         assert_eq!(compat.next_step(&unheld), Ok(c), "compat reads no owner");
         let mut compat_entered = compat;
         if let Some(take) = step_writes(&c) {
@@ -244,7 +245,7 @@ proptest! {
     #[test]
     fn scanner_writes_differ_between_modes_only_as_documented(
         profile in profile(),
-        row in fence(),
+        row in cluster_row(),
         vms in (0..VmSummary::ALL.len()).prop_map(|v| VmSummary::ALL[v]),
         scanner in owner(),
         unknown_job in any::<bool>(),
@@ -252,7 +253,7 @@ proptest! {
         let compat = StateMachine::new(profile, Mode::Compat);
         let fenced = StateMachine::new(profile, Mode::Fenced);
         let c = compat.reconcile(&row, vms, scanner).expect("compat never exhausts a version");
-        let unheld = Fence { owner: None, ..row };
+        let unheld = ClusterRow { owner: None, ..row };
         assert_eq!(compat.reconcile(&unheld, vms, scanner), Ok(c), "compat reads no owner");
         c.steps().for_each(|w| check_write(Mode::Compat, &w));
         if let Some(f) = chain_ok(fenced.reconcile(&row, vms, scanner), row.token.version, 1) {
@@ -265,7 +266,7 @@ proptest! {
             }
         }
 
-        let candidates = [Candidate { id: 1, fence: row }];
+        let candidates = [Candidate { id: 1, row }];
         let jobs: Vec<JobRef> = if unknown_job { vec![JobRef::Unknown] } else { vec![] };
         let plan = |machine: StateMachine| {
             let mut planner = cks_state::RecoveryPlanner::new(machine, candidates.iter().copied());
@@ -276,7 +277,7 @@ proptest! {
         assert_eq!(compat.is_candidate(&row), row.token.state.is_orphan_candidate(), "compat reads no owner");
         assert_eq!(
             c,
-            plan_of(compat, &[Candidate { id: 1, fence: unheld }], &jobs),
+            plan_of(compat, &[Candidate { id: 1, row: unheld }], &jobs),
             "compat reads no owner"
         );
         if let RecoveryPlan::Recover(r) = &c {
@@ -307,7 +308,7 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
         runid: 2,
         job_id: Some(2),
     };
-    let row = Fence {
+    let row = ClusterRow {
         token: Token {
             state: State::Destroying,
             version: 4,
@@ -316,22 +317,22 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
     };
     let [compat, fenced] = Mode::ALL
         .map(|mode| StateMachine::new(Profile::Upstream, mode).entry(Operation::Destroy, &row, me));
-    assert_eq!(compat, Ok(Entry::Proceed(None)));
-    let Ok(Entry::Proceed(Some(take))) = fenced else {
+    assert_eq!(compat, Ok(EntryDecision::Proceed(None)));
+    let Ok(EntryDecision::Proceed(Some(take))) = fenced else {
         panic!("{fenced:?}")
     };
     assert_eq!(take.write.target.version, 5);
     assert_eq!(take.hold.moved_to, None);
     // The second destroy: fenced sees the first's hold, compat sees nothing.
-    let held = Fence {
+    let held = ClusterRow {
         token: take.write.target,
         owner: Some(other),
     };
     let [compat, fenced] = Mode::ALL.map(|mode| {
         StateMachine::new(Profile::Upstream, mode).entry(Operation::Destroy, &held, me)
     });
-    assert_eq!(compat, Ok(Entry::Proceed(None)));
-    assert_eq!(fenced, Ok(Entry::Busy(other)));
+    assert_eq!(compat, Ok(EntryDecision::Proceed(None)));
+    assert_eq!(fenced, Ok(EntryDecision::Busy(other)));
 }
 
 #[test]
@@ -341,7 +342,7 @@ fn only_fenced_mode_runs_out_of_versions() {
         runid: 1,
         job_id: None,
     };
-    let row = Fence {
+    let row = ClusterRow {
         token: Token {
             state: State::Running,
             version: MAX_VERSION,
@@ -349,7 +350,7 @@ fn only_fenced_mode_runs_out_of_versions() {
         owner: None,
     };
     let compat = StateMachine::new(Profile::Upstream, Mode::Compat);
-    let Ok(Entry::Transition(take)) = compat.entry(Operation::Upgrade, &row, me) else {
+    let Ok(EntryDecision::Transition(take)) = compat.entry(Operation::Upgrade, &row, me) else {
         panic!()
     };
     assert_eq!(take.write.target.version, MAX_VERSION);

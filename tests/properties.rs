@@ -3,7 +3,7 @@
 use std::collections::{HashSet, VecDeque};
 
 use cks_state::{
-    next_state, Candidate, Event, Fence, GoneReason, InProgressJob, JobRef, Mode, Profile,
+    next_state, Candidate, ClusterRow, Event, GoneReason, InProgressJob, JobRef, Mode, Profile,
     RecoveryPlan, RecoveryPlanner, State, StateMachine, Token, TRANSITION_ROWS,
 };
 use proptest::prelude::*;
@@ -29,7 +29,7 @@ fn rows(clusters: &[(u64, usize)], scale: u64) -> Vec<Candidate> {
         .iter()
         .map(|(id, s)| Candidate {
             id: id * scale,
-            fence: Fence {
+            row: ClusterRow {
                 token: Token {
                     state: State::ALL[*s],
                     version: *id,
@@ -79,7 +79,7 @@ proptest! {
         let job_refs: Vec<JobRef> = jobs.iter().map(|j| j.map_or(JobRef::Unknown, JobRef::Cluster)).collect();
         let plan = plan_recovery(StateMachine::new(Profile::Upstream, mode), &rows, &job_refs);
 
-        let candidates: Vec<&Candidate> = rows.iter().filter(|r| r.fence.token.state.is_orphan_candidate()).collect();
+        let candidates: Vec<&Candidate> = rows.iter().filter(|r| r.row.token.state.is_orphan_candidate()).collect();
         let expected = if candidates.is_empty() {
             RecoveryPlan::Skip
         } else if job_refs.contains(&JobRef::Unknown) {
@@ -89,7 +89,7 @@ proptest! {
             let orphans: Vec<(u64, Token)> = candidates
                 .iter()
                 .filter(|c| !with_job.contains(&c.id))
-                .map(|c| (c.id, c.fence.token))
+                .map(|c| (c.id, c.row.token))
                 .collect();
             let bump = u64::from(mode == Mode::Fenced);
             match &plan {

@@ -3,7 +3,7 @@
 //! plan the same clusters, by the streaming planner as the JNI bridge feeds it.
 
 use cks_state::{
-    Candidate, Event, Fence, GoneReason, JobRef, Mode, Profile, RecoveryPlan, RecoveryPlanner,
+    Candidate, ClusterRow, Event, GoneReason, JobRef, Mode, Profile, RecoveryPlan, RecoveryPlanner,
     State, StateMachine,
 };
 
@@ -12,7 +12,7 @@ const P: Profile = Profile::Upstream;
 fn row(id: u64, state: State) -> Candidate {
     Candidate {
         id,
-        fence: Fence::of(state),
+        row: ClusterRow::of(state),
     }
 }
 

@@ -4,9 +4,9 @@
 mod common;
 
 use cks_state::{
-    complete, decide_entry, Candidate, Completion, Entry, EntryDecision, Event, Fence, GoneReason,
-    InProgressJob, JobRef, Mode, Operation, Outcome, Owner, Profile, RecoveryPlan, Scale,
-    ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
+    complete, decide_entry, Candidate, ClusterRow, Completion, EntryDecision, EntryRule, Event,
+    GoneReason, InProgressJob, JobRef, Mode, Operation, Outcome, Owner, Profile, RecoveryPlan,
+    Scale, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
 };
 use common::ClusterCell;
 
@@ -31,16 +31,16 @@ fn scale(profile: Profile, kind: ScaleKind, from: State) -> Scale {
 }
 
 fn step(op: &Scale, current: State) -> ScaleStep {
-    op.next_step(&Fence::of(current))
+    op.next_step(&ClusterRow::of(current))
         .expect("compat mode never exhausts a version")
 }
 
 fn enter(cell: &mut ClusterCell, operation: Operation) -> Result<Option<State>, String> {
-    match COMPAT.entry(operation, &Fence::of(cell.state), ME) {
-        Ok(Entry::Transition(take)) if cell.write(&take.write) => Ok(take.hold.moved_to),
-        Ok(Entry::Transition(_)) => Err("please retry".into()),
-        Ok(Entry::Proceed(None) | Entry::NothingToDo) => Ok(None),
-        Ok(Entry::Refuse(r)) => Err(r.to_string()),
+    match COMPAT.entry(operation, &ClusterRow::of(cell.state), ME) {
+        Ok(EntryDecision::Transition(take)) if cell.write(&take.write) => Ok(take.hold.moved_to),
+        Ok(EntryDecision::Transition(_)) => Err("please retry".into()),
+        Ok(EntryDecision::Proceed(None) | EntryDecision::NothingToDo) => Ok(None),
+        Ok(EntryDecision::Refuse(r)) => Err(r.to_string()),
         other => panic!("compat mode neither takes nor is busy: {other:?}"),
     }
 }
@@ -59,11 +59,10 @@ fn transit_to_operation_state_moves_the_cluster() {
 fn it_fails_when_another_operation_moved_the_cluster_first() {
     // Both workers read Running; the scale wins the compare-and-set, the upgrade's misses.
     let mut cell = ClusterCell::new(State::Running);
-    let EntryDecision::Transition(upgrade) = decide_entry(P, Operation::Upgrade, State::Running)
-    else {
+    let EntryRule::Transition(upgrade) = decide_entry(P, Operation::Upgrade, State::Running) else {
         panic!()
     };
-    let EntryDecision::Transition(scale) = decide_entry(P, Operation::Scale, State::Running) else {
+    let EntryRule::Transition(scale) = decide_entry(P, Operation::Scale, State::Running) else {
         panic!()
     };
     assert!(cell.compare_and_set(scale));
@@ -75,27 +74,27 @@ fn it_fails_when_another_operation_moved_the_cluster_first() {
 fn it_fails_in_a_state_with_no_transition_unless_that_state_is_exempt() {
     assert!(matches!(
         decide_entry(P, Operation::Upgrade, State::Stopped),
-        EntryDecision::Refuse(_)
+        EntryRule::Refuse(_)
     ));
     assert_eq!(
         decide_entry(P, Operation::Start, State::Alert),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     assert_eq!(
         decide_entry(P, Operation::Start, State::Error),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     assert_eq!(
         decide_entry(P, Operation::Stop, State::Created),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     assert_eq!(
         decide_entry(P, Operation::Stop, State::Error),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     assert_eq!(
         decide_entry(P, Operation::Destroy, State::Destroying),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
 }
 
@@ -252,7 +251,7 @@ fn scaling_is_refused_from_alert_unless_the_alert_scaling_profile_is_bound() {
 fn adding_nodes_to_a_stopped_cluster_is_refused() {
     assert!(matches!(
         decide_entry(P, Operation::AddNodes, State::Stopped),
-        EntryDecision::Refuse(_)
+        EntryRule::Refuse(_)
     ));
 }
 
@@ -266,14 +265,14 @@ fn stopping_or_destroying_a_cluster_in_the_middle_of_a_scale_or_upgrade_is_refus
         assert!(
             matches!(
                 decide_entry(P, Operation::Stop, state),
-                EntryDecision::Refuse(_)
+                EntryRule::Refuse(_)
             ),
             "stop from {state}"
         );
         assert!(
             matches!(
                 decide_entry(P, Operation::Destroy, state),
-                EntryDecision::Refuse(_)
+                EntryRule::Refuse(_)
             ),
             "destroy from {state}"
         );
@@ -288,10 +287,10 @@ fn two_operations_at_once_only_one_gets_past_its_first_transition() {
         (Operation::Destroy, Operation::RemoveNodes),
     ] {
         let mut cell = ClusterCell::new(State::Running);
-        let EntryDecision::Transition(ua) = decide_entry(P, a, cell.state) else {
+        let EntryRule::Transition(ua) = decide_entry(P, a, cell.state) else {
             panic!()
         };
-        let EntryDecision::Transition(ub) = decide_entry(P, b, cell.state) else {
+        let EntryRule::Transition(ub) = decide_entry(P, b, cell.state) else {
             panic!()
         };
         let wins = [cell.compare_and_set(ua), cell.compare_and_set(ub)];
@@ -302,7 +301,7 @@ fn two_operations_at_once_only_one_gets_past_its_first_transition() {
 #[test]
 fn a_stop_can_still_take_over_a_starting_cluster() {
     assert!(
-        matches!(decide_entry(P, Operation::Stop, State::Starting), EntryDecision::Transition(u) if u.target == State::Stopping)
+        matches!(decide_entry(P, Operation::Stop, State::Starting), EntryRule::Transition(u) if u.target == State::Stopping)
     );
 }
 
@@ -310,11 +309,11 @@ fn a_stop_can_still_take_over_a_starting_cluster() {
 fn two_destroys_or_two_starts_of_an_alert_cluster_both_go_ahead_in_compat_mode() {
     assert_eq!(
         decide_entry(P, Operation::Destroy, State::Destroying),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     assert_eq!(
         decide_entry(P, Operation::Start, State::Alert),
-        EntryDecision::Proceed
+        EntryRule::Proceed
     );
     // Both proceed without a write: nothing tells the second that the first goes ahead.
     for (operation, state) in [
@@ -323,8 +322,8 @@ fn two_destroys_or_two_starts_of_an_alert_cluster_both_go_ahead_in_compat_mode()
     ] {
         for _ in 0..2 {
             assert_eq!(
-                COMPAT.entry(operation, &Fence::of(state), ME),
-                Ok(Entry::Proceed(None))
+                COMPAT.entry(operation, &ClusterRow::of(state), ME),
+                Ok(EntryDecision::Proceed(None))
             );
         }
     }
@@ -333,7 +332,7 @@ fn two_destroys_or_two_starts_of_an_alert_cluster_both_go_ahead_in_compat_mode()
 fn row(id: u64, state: State) -> Candidate {
     Candidate {
         id,
-        fence: Fence::of(state),
+        row: ClusterRow::of(state),
     }
 }
 
@@ -352,7 +351,7 @@ fn plan_recovery(clusters: &[Candidate], jobs: impl IntoIterator<Item = JobRef>)
 
 fn plan_reconcile(state: State, vms: VmSummary) -> Vec<cks_state::Write> {
     COMPAT
-        .reconcile(&Fence::of(state), vms, ME)
+        .reconcile(&ClusterRow::of(state), vms, ME)
         .unwrap()
         .steps()
         .collect()

@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 
 use cks_state::{
-    complete, decide_entry, next_state, Candidate, Completion, Entry, EntryDecision, Event, Fence,
-    Hold, InProgressJob, JobRef, Mode, MsHost, MsStatus, Operation, Outcome, Owner, Profile,
-    RecoveryPlan, RecoveryPlanner, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
-    Write, WriteError, MAX_VERSION, TRANSITION_ROWS,
+    complete, decide_entry, next_state, Candidate, ClusterRow, Completion, EntryDecision,
+    EntryRule, Event, Hold, InProgressJob, JobRef, Mode, MsHost, MsStatus, Operation, Outcome,
+    Owner, Profile, RecoveryPlan, RecoveryPlanner, ScaleKind, ScaleStep, State, StateMachine,
+    Token, VmSummary, Write, WriteError, MAX_VERSION, TRANSITION_ROWS,
 };
 
 /// Reads fixed-size values from the fuzzer's bytes; zeros once they run out.
@@ -106,8 +106,8 @@ impl<'a> Bytes<'a> {
         Hold::checked("hold", token, moved_to).expect("a consistent hold")
     }
 
-    pub fn fence(&mut self) -> Fence {
-        Fence {
+    pub fn row(&mut self) -> ClusterRow {
+        ClusterRow {
             token: self.token(),
             owner: self.bool().then(|| self.owner()),
         }
@@ -266,43 +266,43 @@ fn check_completion(machine: StateMachine, hold: Hold, outcome: Outcome) {
 fn check_entry(
     machine: StateMachine,
     operation: Operation,
-    row: &Fence,
+    row: &ClusterRow,
     me: Owner,
-) -> Result<Entry, WriteError> {
+) -> Result<EntryDecision, WriteError> {
     let state = row.token.state;
     let entry = machine.entry(operation, row, me);
     exhausted_only_at_the_limit(machine, &entry, row.token.version);
     let Ok(got) = entry else { return entry };
     let holder = row.owner.filter(|_| machine.mode == Mode::Fenced);
     match (decide_entry(machine.profile, operation, state), got) {
-        (EntryDecision::NothingToDo, Entry::NothingToDo) => {}
-        (EntryDecision::Refuse(r), Entry::Refuse(e)) => {
+        (EntryRule::NothingToDo, EntryDecision::NothingToDo) => {}
+        (EntryRule::Refuse(r), EntryDecision::Refuse(e)) => {
             assert_eq!(r, e);
             assert_eq!((r.operation, r.state), (operation, state));
             assert!(!r.to_string().is_empty());
         }
-        (EntryDecision::Transition(_) | EntryDecision::Proceed, Entry::Busy(owner)) => {
+        (EntryRule::Transition(_) | EntryRule::Proceed, EntryDecision::Busy(owner)) => {
             assert_eq!(
                 holder,
                 Some(owner),
                 "busy only by the row's owner, in fenced mode"
             );
         }
-        (EntryDecision::Proceed, Entry::Proceed(None)) => {
+        (EntryRule::Proceed, EntryDecision::Proceed(None)) => {
             assert_eq!(
                 machine.mode,
                 Mode::Compat,
                 "fenced mode takes a cluster to proceed"
             );
         }
-        (EntryDecision::Transition(u), Entry::Transition(take)) => {
+        (EntryRule::Transition(u), EntryDecision::Transition(take)) => {
             assert_eq!(holder, None, "a held cluster is never taken");
             assert_eq!(u.expected, state);
             assert_eq!(take.write.update(), Some(u));
             assert_eq!(take.write.expected, row.token);
             check_take(machine, &take, me);
         }
-        (EntryDecision::Proceed, Entry::Proceed(Some(take))) => {
+        (EntryRule::Proceed, EntryDecision::Proceed(Some(take))) => {
             assert_eq!(
                 machine.mode,
                 Mode::Fenced,
@@ -318,7 +318,7 @@ fn check_entry(
             machine.mode
         ),
     }
-    if let Entry::Transition(take) | Entry::Proceed(Some(take)) = got {
+    if let EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take)) = got {
         for outcome in Outcome::ALL {
             check_completion(machine, take.hold, outcome);
         }
@@ -328,7 +328,7 @@ fn check_entry(
 
 /// Alert reconciliation of a listed row: a chain of table rows, each step expecting the token
 /// the last one wrote; fenced mode leaves a held row alone and holds the cluster between steps.
-fn check_reconcile(machine: StateMachine, listed: &Fence, vms: VmSummary, scanner: Owner) {
+fn check_reconcile(machine: StateMachine, listed: &ClusterRow, vms: VmSummary, scanner: Owner) {
     let plan = machine.reconcile(listed, vms, scanner);
     exhausted_in_a_chain(machine, &plan, listed.token.version, 1);
     let Ok(plan) = plan else { return };
@@ -341,7 +341,7 @@ fn check_reconcile(machine: StateMachine, listed: &Fence, vms: VmSummary, scanne
         }
         Mode::Fenced => {}
         Mode::Compat => {
-            let unheld = Fence::of(listed.token.state);
+            let unheld = ClusterRow::of(listed.token.state);
             let plain: Vec<_> = machine
                 .reconcile(&unheld, vms, scanner)
                 .expect("compat never exhausts a version")
@@ -393,13 +393,13 @@ pub fn table_lookups(data: &[u8]) {
             .map(|row| row.2);
         assert_eq!(next, in_rows, "next_state agrees with the table rows");
         if let Some(operation) = Operation::from_code(o) {
-            if let EntryDecision::Transition(u) = decide_entry(profile, operation, state) {
+            if let EntryRule::Transition(u) = decide_entry(profile, operation, state) {
                 assert_eq!(Some(u.target), next_state(profile, state, u.event));
             }
             // Alert reconciliation on the same state, with any VM summary.
             let vms = VmSummary::ALL[usize::from(b.u8()) % VmSummary::ALL.len()];
             let me = b.owner();
-            let row = Fence {
+            let row = ClusterRow {
                 token: Token {
                     state,
                     version: b.version(),
@@ -414,25 +414,27 @@ pub fn table_lookups(data: &[u8]) {
             }
             // Compat: the same decision whatever the row's version and owner.
             let compat = StateMachine::new(profile, Mode::Compat);
-            let plain = compat.entry(operation, &Fence::of(state), me);
-            let strip = |e: &Result<Entry, WriteError>| match e {
-                Ok(Entry::Transition(t)) => Ok(Entry::Transition(cks_state::Take {
-                    write: Write {
-                        expected: Token { state, version: 0 },
-                        target: Token {
-                            state: t.write.target.state,
-                            version: 0,
+            let plain = compat.entry(operation, &ClusterRow::of(state), me);
+            let strip = |e: &Result<EntryDecision, WriteError>| match e {
+                Ok(EntryDecision::Transition(t)) => {
+                    Ok(EntryDecision::Transition(cks_state::Take {
+                        write: Write {
+                            expected: Token { state, version: 0 },
+                            target: Token {
+                                state: t.write.target.state,
+                                version: 0,
+                            },
+                            ..t.write
                         },
-                        ..t.write
-                    },
-                    hold: Hold {
-                        token: Token {
-                            state: t.hold.token.state,
-                            version: 0,
+                        hold: Hold {
+                            token: Token {
+                                state: t.hold.token.state,
+                                version: 0,
+                            },
+                            ..t.hold
                         },
-                        ..t.hold
-                    },
-                })),
+                    }))
+                }
                 other => *other,
             };
             assert_eq!(strip(&entries[0]), plain);
@@ -481,7 +483,7 @@ pub fn scaling_steps(data: &[u8]) {
         if b.is_empty() {
             break;
         }
-        let current = b.fence();
+        let current = b.row();
         let step = fresh.next_step(&current);
         exhausted_only_at_the_limit(machine, &step, started.version);
         match step {
@@ -499,7 +501,7 @@ pub fn scaling_steps(data: &[u8]) {
                 if b.bool() {
                     fresh.mark_entered(&take);
                     assert_eq!(fresh.entered(), Some(u.target));
-                    assert_eq!(fresh.next_step(&b.fence()), Ok(ScaleStep::AlreadyEntered));
+                    assert_eq!(fresh.next_step(&b.row()), Ok(ScaleStep::AlreadyEntered));
                 }
             }
             Ok(ScaleStep::SettingsOnly(take)) => {
@@ -518,7 +520,7 @@ pub fn scaling_steps(data: &[u8]) {
                         if b.bool() {
                             fresh.mark_entered(&take);
                             assert_eq!(
-                                fresh.next_step(&b.fence()),
+                                fresh.next_step(&b.row()),
                                 Ok(ScaleStep::SettingsOnly(None))
                             );
                         }
@@ -579,7 +581,7 @@ pub fn recovery_planning(data: &[u8]) {
             } else {
                 b.u64()
             },
-            fence: b.fence(),
+            row: b.row(),
         })
         .collect();
     let mut jobs = Vec::new();
@@ -592,7 +594,7 @@ pub fn recovery_planning(data: &[u8]) {
     }
     let candidates: Vec<&Candidate> = rows
         .iter()
-        .filter(|r| machine.is_orphan_state(r.fence.token.state))
+        .filter(|r| machine.is_orphan_state(r.row.token.state))
         .collect();
     let busy: HashSet<u64> = jobs
         .iter()
@@ -617,7 +619,7 @@ pub fn recovery_planning(data: &[u8]) {
         .iter()
         .map(|r| Candidate {
             id: r.id,
-            fence: Fence::of(r.fence.token.state),
+            row: ClusterRow::of(r.row.token.state),
         })
         .collect();
     let mut planner = RecoveryPlanner::new(machine, plain.iter().copied());
@@ -649,7 +651,7 @@ pub fn recovery_planning(data: &[u8]) {
                 check_write(machine, &r.write);
                 assert!(rows
                     .iter()
-                    .any(|c| c.id == r.cluster_id && c.fence.token == r.write.expected));
+                    .any(|c| c.id == r.cluster_id && c.row.token == r.write.expected));
                 assert_eq!(r.write.event, Some(Event::OperationFailed));
                 assert_eq!(r.reason, cks_state::GoneReason::NoOwnerNoJob);
                 assert_eq!(
@@ -667,15 +669,15 @@ pub fn fenced_planner(data: &[u8]) {
     let mut b = Bytes::new(data);
     let machine = StateMachine::new(b.profile(), Mode::Fenced);
     let me = b.owner();
-    let row = b.fence();
+    let row = b.row();
     let operation = Operation::ALL[usize::from(b.u8()) % Operation::ALL.len()];
     match check_entry(machine, operation, &row, me) {
-        Ok(Entry::Transition(take) | Entry::Proceed(Some(take))) => {
+        Ok(EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take))) => {
             assert!(row.owner.is_none(), "a held cluster is never taken");
             assert_eq!(take.write.owner, Some(me));
         }
-        Ok(Entry::Busy(owner)) => assert_eq!(row.owner, Some(owner)),
-        Ok(Entry::Proceed(None)) => panic!("fenced mode takes a cluster to proceed"),
+        Ok(EntryDecision::Busy(owner)) => assert_eq!(row.owner, Some(owner)),
+        Ok(EntryDecision::Proceed(None)) => panic!("fenced mode takes a cluster to proceed"),
         _ => {}
     }
     let hold = b.hold();
@@ -686,7 +688,7 @@ pub fn fenced_planner(data: &[u8]) {
     let kind = ScaleKind::ALL[usize::from(b.u8()) % ScaleKind::ALL.len()];
     let mut scale = machine.scale(kind, row.token, me);
     for _ in 0..4 {
-        let current = b.fence();
+        let current = b.row();
         let step = scale.next_step(&current);
         exhausted_only_at_the_limit(machine, &step, row.token.version);
         match step {
@@ -714,7 +716,7 @@ pub fn fenced_planner(data: &[u8]) {
     }
 
     let scanner = b.owner();
-    let listed = b.fence();
+    let listed = b.row();
     let vms = VmSummary::ALL[usize::from(b.u8()) % VmSummary::ALL.len()];
     check_reconcile(machine, &listed, vms, scanner);
 
@@ -722,7 +724,7 @@ pub fn fenced_planner(data: &[u8]) {
     let candidates: Vec<Candidate> = (0..n)
         .map(|_| Candidate {
             id: u64::from(b.u8() % 8),
-            fence: b.fence(),
+            row: b.row(),
         })
         .collect();
     let jobs: Vec<InProgressJob> = (0..usize::from(b.u8() % 8))
@@ -766,12 +768,12 @@ pub fn fenced_planner(data: &[u8]) {
     }
     assert_eq!(planner.finish(), plan, "fed in pieces or at once, one plan");
 
-    let is_candidate = |c: &&Candidate| machine.is_candidate(&c.fence);
+    let is_candidate = |c: &&Candidate| machine.is_candidate(&c.row);
     let unknown_job = jobs.iter().any(|j| j.cluster == JobRef::Unknown);
     match plan {
         Err(WriteError::VersionExhausted { version }) => {
             assert!(version >= MAX_VERSION);
-            assert!(candidates.iter().any(|c| c.fence.token.version == version));
+            assert!(candidates.iter().any(|c| c.row.token.version == version));
         }
         Ok(RecoveryPlan::Skip) => assert!(!candidates.iter().any(|c| is_candidate(&c))),
         Ok(RecoveryPlan::Wait) => {
@@ -780,7 +782,7 @@ pub fn fenced_planner(data: &[u8]) {
                 candidates
                     .iter()
                     .filter(is_candidate)
-                    .any(|c| c.fence.owner.is_none()),
+                    .any(|c| c.row.owner.is_none()),
                 "only an ownerless candidate waits"
             );
         }
@@ -792,9 +794,9 @@ pub fn fenced_planner(data: &[u8]) {
                 // Rows may repeat an id (even a token): one of them must justify the recovery.
                 let justified = candidates
                     .iter()
-                    .filter(|c| c.id == r.cluster_id && c.fence.token == r.write.expected)
+                    .filter(|c| c.id == r.cluster_id && c.row.token == r.write.expected)
                     .filter(is_candidate)
-                    .any(|c| match c.fence.owner {
+                    .any(|c| match c.row.owner {
                         Some(owner) => {
                             let live = owner
                                 .job_id

@@ -14,7 +14,7 @@ use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
 use super::operations::{pack_entry, CALLER};
 use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::write::{Fence, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
+use crate::write::{ClusterRow, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
 use crate::{next_state, Profile};
 use crate::{Mode, StateMachine};
 
@@ -139,7 +139,7 @@ static PACKED_ENTRY: Lazy<PackedEntries> = Lazy::new(|| {
             for state in State::ALL {
                 let machine = StateMachine::new(profile, Mode::Compat);
                 let decision = machine
-                    .entry(operation, &Fence::of(state), CALLER)
+                    .entry(operation, &ClusterRow::of(state), CALLER)
                     .expect("a compat entry writes no version");
                 packed[usize::from(profile.code())][operation as usize][state as usize] =
                     pack_entry(decision);

@@ -4,9 +4,9 @@ use super::errors::{bad_element, BridgeResult};
 use crate::completion::Outcome;
 use crate::error::CoreError;
 use crate::mode::Mode;
-use crate::reconcile::VmSummary;
 use crate::scaling::ScaleKind;
 use crate::table::{Event, Operation, Profile, State};
+use crate::vms::{Health, VmSummary};
 
 pub(crate) const NONE: i32 = super::codes::argument::NONE;
 
@@ -73,6 +73,10 @@ pub(crate) fn outcome(argument: &'static str, code: i32) -> Result<Outcome, Core
 
 pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary, CoreError> {
     VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
+}
+
+pub(crate) fn health(argument: &'static str, code: i32) -> Result<Health, CoreError> {
+    Health::from_code(code).ok_or_else(|| unknown(argument, "health", code))
 }
 
 pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, CoreError> {

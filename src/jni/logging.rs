@@ -1,5 +1,10 @@
 //! Forwards Rust `log` records to the Java side's Log4j 2 logger through `NativeLog.log`.
 //! The Java side mirrors its level into `log::set_max_level`, so filtered records never cross.
+//!
+//! Why this much for the core's one debug line and the panic report: a logger inside a JVM must
+//! not attach threads, must not leave a pending exception behind, must bind its class through
+//! the caller's class loader (one library per loader), and must not forward the `jni` crate's own
+//! records, which at TRACE recurse until the stack overflows and the JVM dies.
 
 use std::cell::Cell;
 

@@ -11,3 +11,4 @@ mod recovery;
 mod results;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
+mod vms;

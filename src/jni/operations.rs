@@ -11,10 +11,10 @@ use super::codec;
 use super::codes::{completion, entry, scale};
 use super::errors::{run, BridgeError, BridgeResult};
 use super::results;
-use crate::entry::Entry;
+use crate::entry::EntryDecision;
 use crate::machine::StateMachine;
 use crate::scaling::ScaleStep;
-use crate::write::{Fence, Hold, Owner, Token, WriteError, MAX_VERSION};
+use crate::write::{ClusterRow, Hold, Owner, Token, WriteError, MAX_VERSION};
 
 /// Stands in for the caller: the core copies the owner into the write and the Java side, which
 /// knows it, fills it in, so only the flag crosses back.
@@ -71,8 +71,8 @@ impl Row {
     }
 
     /// The owner's identity never changes a decision, only whether there is one.
-    fn fence(&self, machine: &StateMachine) -> BridgeResult<Fence> {
-        Ok(Fence {
+    fn row(&self, machine: &StateMachine) -> BridgeResult<ClusterRow> {
+        Ok(ClusterRow {
             token: self.token(machine)?,
             owner: (self.held != JNI_FALSE).then_some(CALLER),
         })
@@ -119,20 +119,20 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         };
         Ok(pack_entry(machine.entry(
             operation,
-            &row.fence(&machine)?,
+            &row.row(&machine)?,
             CALLER,
         )?))
     })
 }
 
-pub(crate) fn pack_entry(decision: Entry) -> jlong {
+pub(crate) fn pack_entry(decision: EntryDecision) -> jlong {
     match decision {
-        Entry::Transition(take) => results::take(entry::TRANSITION, &take),
-        Entry::Proceed(Some(take)) => results::take(entry::PROCEED, &take),
-        Entry::Proceed(None) => results::nothing(entry::PROCEED),
-        Entry::NothingToDo => results::nothing(entry::NOTHING_TO_DO),
-        Entry::Refuse(_) => results::nothing(entry::REFUSE),
-        Entry::Busy(_) => results::nothing(entry::BUSY),
+        EntryDecision::Transition(take) => results::take(entry::TRANSITION, &take),
+        EntryDecision::Proceed(Some(take)) => results::take(entry::PROCEED, &take),
+        EntryDecision::Proceed(None) => results::nothing(entry::PROCEED),
+        EntryDecision::NothingToDo => results::nothing(entry::NOTHING_TO_DO),
+        EntryDecision::Refuse(_) => results::nothing(entry::REFUSE),
+        EntryDecision::Busy(_) => results::nothing(entry::BUSY),
     }
 }
 
@@ -200,7 +200,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             ("holdMovedTo", hold_moved_to),
         )?;
         let scale = machine.resume_scale(kind, started.token(&machine)?, CALLER, hold);
-        Ok(match scale.next_step(&current.fence(&machine)?)? {
+        Ok(match scale.next_step(&current.row(&machine)?)? {
             ScaleStep::Enter(take) => results::take(scale::ENTER, &take),
             ScaleStep::SettingsOnly(Some(take)) => results::take(scale::SETTINGS_ONLY, &take),
             ScaleStep::SettingsOnly(None) => results::nothing(scale::SETTINGS_ONLY),
@@ -233,7 +233,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             version: ("listedVersion", listed_version),
             held: listed_held,
         };
-        let plan = machine.reconcile(&listed.fence(&machine)?, vms, CALLER)?;
+        let plan = machine.reconcile(&listed.row(&machine)?, vms, CALLER)?;
         let steps: Vec<jlong> = plan.steps().map(|w| results::write(0, &w)).collect();
         Ok(new_longs(env, &steps)?.into_raw())
     })

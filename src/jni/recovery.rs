@@ -16,7 +16,7 @@ use crate::machine::StateMachine;
 use crate::recovery::{
     Candidate, GoneReason, JobRef, MsHost, MsStatus, RecoveryPlan, RecoveryPlanner,
 };
-use crate::write::{Fence, Owner, Token};
+use crate::write::{ClusterRow, Owner, Token};
 
 /// A non-negative id, or None for -1.
 fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<Option<u64>> {
@@ -67,7 +67,7 @@ impl CandidateArrays {
             };
             out.push(Candidate {
                 id: id("clusterIds", i, self.ids[i])?,
-                fence: Fence {
+                row: ClusterRow {
                     token: Token { state, version },
                     owner,
                 },
@@ -314,7 +314,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             let states = codec::states("clusterStates", &states)?;
             let rows = ids.iter().zip(&states).map(|(&id, &state)| Candidate {
                 id: id as u64,
-                fence: Fence::of(state),
+                row: ClusterRow::of(state),
             });
             plan(env, machine, rows, &input)?
         };

@@ -13,7 +13,7 @@ use crate::job_marks::JobMarks;
 use crate::machine::StateMachine;
 use crate::table::Event;
 use crate::transition::update_for;
-use crate::write::{Fence, Write, WriteError};
+use crate::write::{ClusterRow, Write, WriteError};
 pub(crate) use owners::OwnerIndex;
 pub use owners::{GoneReason, MsHost, MsStatus};
 
@@ -21,7 +21,7 @@ pub use owners::{GoneReason, MsHost, MsStatus};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Candidate {
     pub id: u64,
-    pub fence: Fence,
+    pub row: ClusterRow,
 }
 
 /// The cluster an IN_PROGRESS job acts on, or unknown (an older management server did not
@@ -103,8 +103,8 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
         let held = Cell::new(false);
         let candidate_ids = clusters
             .clone()
-            .filter(|c| machine.is_candidate(&c.fence))
-            .inspect(|c| held.set(held.get() || machine.holder(&c.fence).is_some()))
+            .filter(|c| machine.is_candidate(&c.row))
+            .inspect(|c| held.set(held.get() || machine.holder(&c.row).is_some()))
             .map(|c| c.id);
         let marks = JobMarks::new(candidate_ids);
         RecoveryPlanner {
@@ -178,9 +178,9 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
         for c in self
             .clusters
             .clone()
-            .filter(|c| machine.is_candidate(&c.fence))
+            .filter(|c| machine.is_candidate(&c.row))
         {
-            let owner = machine.holder(&c.fence);
+            let owner = machine.holder(&c.row);
             ownerless |= owner.is_none();
             // Marks are by id: duplicate rows of one cluster share its job.
             if marks.has_job(c.id) {
@@ -196,7 +196,7 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
                 None => Some(GoneReason::NoOwnerNoJob),
             };
             let Some(reason) = reason else { continue };
-            let token = c.fence.token;
+            let token = c.row.token;
             let write = match update_for(machine.profile, token.state, Event::OperationFailed) {
                 Some(u) => machine.write(token, u.target, Some(u.event), None)?,
                 // Held at rest (a proceed, a Created scale): only release it. An unheld candidate is

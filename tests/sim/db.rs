@@ -2,7 +2,7 @@
 //! Compat mode: `WHERE id = ? AND state = ?`; fenced: `... AND state_version = ?`.
 
 use cks_state::{
-    next_state, Event, Fence, InProgressJob, JobRef, MsHost, MsStatus, Owner, Profile, State,
+    next_state, ClusterRow, Event, InProgressJob, JobRef, MsHost, MsStatus, Owner, Profile, State,
     StateUpdate, Token, Write,
 };
 
@@ -42,7 +42,7 @@ pub fn owner_text(o: &Owner) -> String {
 }
 
 /// A row as the trace prints it.
-pub fn fence_text(f: &Fence, fenced: bool) -> String {
+pub fn fence_text(f: &ClusterRow, fenced: bool) -> String {
     match (fenced, f.owner) {
         (false, _) => f.token.state.to_string(),
         (true, None) => format!("{} v{}", f.token.state, f.token.version),
@@ -65,7 +65,7 @@ pub enum Statement {
 }
 
 #[derive(Clone, Hash)]
-pub struct ClusterRow {
+pub struct StoredCluster {
     pub state: State,
     /// Stays 0 in compat mode: the column does not exist there.
     pub version: u64,
@@ -110,7 +110,7 @@ pub struct Database {
     pub profile: Profile,
     /// Database time in seconds: every age is computed from it, never from a server's clock.
     pub now: u64,
-    pub clusters: Vec<ClusterRow>,
+    pub clusters: Vec<StoredCluster>,
     pub jobs: Vec<JobRow>,
     pub mshost: Vec<MsHostRow>,
     /// Jobs the garbage collector deleted, to tell why a live operation lost its job.
@@ -167,9 +167,9 @@ impl Database {
         self.now = base;
     }
 
-    pub fn fence(&self, id: usize) -> Fence {
+    pub fn row(&self, id: usize) -> ClusterRow {
         let row = &self.clusters[id];
-        Fence {
+        ClusterRow {
             token: Token {
                 state: row.state,
                 version: row.version,

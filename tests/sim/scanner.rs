@@ -68,7 +68,7 @@ impl Scanner {
     /// Every owner it keeps (its own, the ones it read, the ones its writes store), through `f`.
     pub fn owners_mut(&mut self, f: &mut impl FnMut(&mut Owner)) {
         f(&mut self.me);
-        let read = self.candidates.iter_mut().map(|c| &mut c.fence.owner);
+        let read = self.candidates.iter_mut().map(|c| &mut c.row.owner);
         let recoveries = self.recoveries.iter_mut().map(|r| &mut r.1.owner);
         let chains = self
             .chains
@@ -83,7 +83,7 @@ impl Scanner {
     pub fn versions_mut(&mut self, cluster: usize, f: &mut impl FnMut(&mut u64)) {
         for c in &mut self.candidates {
             if c.id == cluster as u64 {
-                f(&mut c.fence.token.version);
+                f(&mut c.row.token.version);
             }
         }
         let recoveries = self.recoveries.iter_mut().filter(|r| r.0 == cluster);
@@ -148,23 +148,19 @@ impl Scanner {
         self.candidates = (0..sh.db.clusters.len())
             .map(|id| Candidate {
                 id: id as u64,
-                fence: sh.db.fence(id),
+                row: sh.db.row(id),
             })
             .collect();
         let (now, fenced, rows) = (sh.db.now, sh.mode.is_fenced(), &self.candidates);
         sh.trace.note([19, rows.len() as u64, 0, now], || {
             let rows: Vec<String> = rows
                 .iter()
-                .map(|c| format!("c{} {}", c.id, fence_text(&c.fence, fenced)))
+                .map(|c| format!("c{} {}", c.id, fence_text(&c.row, fenced)))
                 .collect();
             format!("t={now} scanner reads {}", rows.join(", "))
         });
         let machine = sh.machine();
-        if self
-            .candidates
-            .iter()
-            .any(|c| machine.is_candidate(&c.fence))
-        {
+        if self.candidates.iter().any(|c| machine.is_candidate(&c.row)) {
             Step::ReadJobs
         } else {
             self.candidates.clear();
@@ -221,7 +217,7 @@ impl Scanner {
         let Some((cluster, write)) = self.recoveries.pop_front() else {
             return Step::List;
         };
-        let current = sh.db.fence(cluster).token;
+        let current = sh.db.row(cluster).token;
         let write = sh.mode.mutate(WriteKind::Recovery, write, current);
         if sh.write(cluster, &write, SCANNER) {
             let found =
@@ -235,7 +231,7 @@ impl Scanner {
     fn list(&mut self, sh: &mut Shared, vms: &[VmSummary]) -> Step {
         let machine = sh.machine();
         for cluster in 0..sh.db.clusters.len() {
-            let row = sh.db.fence(cluster);
+            let row = sh.db.row(cluster);
             if !matches!(row.token.state, State::Alert | State::Running) {
                 continue;
             }

@@ -2,7 +2,8 @@
 //! the scheduler can interleave or crash it between any two steps.
 
 use cks_state::{
-    Entry, Fence, Hold, Operation, Outcome, Owner, Scale, ScaleKind, ScaleStep, State, Token,
+    ClusterRow, EntryDecision, Hold, Operation, Outcome, Owner, Scale, ScaleKind, ScaleStep, State,
+    Token,
 };
 
 use super::db::{fence_text, JobStatus};
@@ -44,7 +45,7 @@ pub struct Worker {
     me: Owner,
     request: Request,
     step: Step,
-    read: Option<Fence>,
+    read: Option<ClusterRow>,
     outcome: Outcome,
     work: u8,
     /// What this operation's entry write left it (none when it wrote nothing: a compat proceed).
@@ -185,7 +186,7 @@ impl Worker {
     }
 
     fn read(&mut self, sh: &mut Shared) -> Step {
-        let row = sh.db.fence(self.cluster);
+        let row = sh.db.row(self.cluster);
         let (now, truth, cluster) = (sh.db.now, self.truth, self.cluster);
         let fenced = sh.mode.is_fenced();
         sh.trace.note([17, truth as u64, cluster as u64, now], || {
@@ -213,22 +214,22 @@ impl Worker {
         };
         let from = row.token.state;
         match sh.machine().entry(operation, &row, self.me) {
-            Ok(Entry::Transition(take) | Entry::Proceed(Some(take)))
+            Ok(EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take)))
                 if sh.write(self.cluster, &take.write, self.truth) =>
             {
                 self.hold = Some(take.hold);
                 self.go_inside(sh, from)
             }
             // Compat: go ahead without a write.
-            Ok(Entry::Proceed(None)) => self.go_inside(sh, from),
-            Ok(Entry::NothingToDo) => Step::FinishJob(JobStatus::Succeeded),
+            Ok(EntryDecision::Proceed(None)) => self.go_inside(sh, from),
+            Ok(EntryDecision::NothingToDo) => Step::FinishJob(JobStatus::Succeeded),
             _ => Step::FinishJob(JobStatus::Failed),
         }
     }
 
     /// The first scaling step re-reads the row, then enters (or, from Created, proceeds).
     fn scale_step(&mut self, sh: &mut Shared) -> Step {
-        let current = sh.db.fence(self.cluster);
+        let current = sh.db.row(self.cluster);
         let Some(mut op) = self.scale(sh) else {
             return Step::FinishJob(JobStatus::Failed);
         };
@@ -261,7 +262,7 @@ impl Worker {
             Some(op) => op.completion(succeeded),
             None => sh.machine().completion(self.hold, self.outcome),
         };
-        let current = sh.db.fence(self.cluster).token;
+        let current = sh.db.row(self.cluster).token;
         let write = write.expect("versions stay far below MAX_VERSION");
         write.map(|w| sh.mode.mutate(WriteKind::Completion, w, current))
     }

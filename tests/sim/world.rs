@@ -2,7 +2,7 @@
 
 use cks_state::{Outcome, Owner, Profile, State, VmSummary};
 
-use super::db::{ClusterRow, Database, MsHostRow};
+use super::db::{Database, MsHostRow, StoredCluster};
 use super::oracle::{Coverage, Oracle, Violation};
 use super::rng::Rng;
 use super::scanner::Scanner;
@@ -60,7 +60,7 @@ impl World {
                 let owned = mode.is_fenced()
                     && (state.is_orphan_candidate() || rng.percent(10))
                     && rng.percent(80);
-                ClusterRow {
+                StoredCluster {
                     state,
                     version: rng.below(3) as u64,
                     owner: owned.then_some(Owner {
@@ -81,7 +81,7 @@ impl World {
         mode: Mode,
         profile: Profile,
         servers: Vec<Server>,
-        clusters: Vec<ClusterRow>,
+        clusters: Vec<StoredCluster>,
         rng: Rng,
         keep_lines: bool,
     ) -> World {

@@ -3,7 +3,7 @@
 
 use cks_state::{Operation, Owner, Profile, ScaleKind, State};
 
-use crate::sim::db::ClusterRow;
+use crate::sim::db::StoredCluster;
 use crate::sim::rng::Rng;
 use crate::sim::servers::Server;
 use crate::sim::shared::Mode;
@@ -99,14 +99,14 @@ impl Config {
     /// The roots: every combination of start states, each orphan (fenced) either held by a
     /// process gone before the run or ownerless as an older server leaves it.
     pub fn roots(&self, mode: Mode, keep_lines: bool) -> Vec<World> {
-        let mut rows: Vec<Vec<ClusterRow>> = vec![Vec::new()];
+        let mut rows: Vec<Vec<StoredCluster>> = vec![Vec::new()];
         for _ in 0..self.clusters {
             let mut next = Vec::new();
             for prefix in &rows {
                 for &state in self.starts {
                     for owned in self.owner_choices(mode, state) {
                         let mut row = prefix.clone();
-                        row.push(ClusterRow {
+                        row.push(StoredCluster {
                             state,
                             version: 0,
                             owner: owned.then_some(Owner {

@@ -268,7 +268,7 @@ fn replay(
 fn start_line(world: &World) -> String {
     let fenced = world.sh.mode.is_fenced();
     let clusters: Vec<String> = (0..world.sh.db.clusters.len())
-        .map(|i| format!("c{i} {}", fence_text(&world.sh.db.fence(i), fenced)))
+        .map(|i| format!("c{i} {}", fence_text(&world.sh.db.row(i), fenced)))
         .collect();
     let servers: Vec<String> = world
         .sh

@@ -1,11 +1,11 @@
 package org.apache.cloudstack.kubernetes.state;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumSet;
+import static org.apache.cloudstack.kubernetes.state.Arguments.require;
+
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.internal.Hold;
@@ -15,6 +15,7 @@ import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
 import org.apache.cloudstack.kubernetes.state.internal.Token;
+import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
 
 /**
  * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for
@@ -44,60 +45,27 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     private final List<StateUpdate<S, E>> transitions;
     private final long maxVersion;
     private final long heartbeatThresholdMillis;
-    /**
-     * Entry rules already decoded, by operation and state code, each with the packed value it was
-     * decoded from: the result objects are immutable, so decideEntry hands out the same one for the
-     * same native answer and the hot path allocates nothing. Filled lazily; a race only decodes
-     * twice (DecodedEntry's final fields make the publication safe).
-     */
-    private final DecodedEntry<S, E>[] decodedEntries;
-    private final int stateCodeCount;
+    private final EntryCache<S, E> decodedEntries;
 
     private ClusterStateMachine(Profile profile, StateMode mode, EnumBinding<S> states, EnumBinding<E> events) {
+        this(profile, mode, states, events, new PackedResults<>(states, events), NativeBridge.constants(), null);
+    }
+
+    /** {@code base}'s tables and cache when given (a copy in another mode or threshold), else new ones. */
+    private ClusterStateMachine(Profile profile, StateMode mode, EnumBinding<S> states, EnumBinding<E> events,
+            PackedResults<S, E> results, long[] constants, ClusterStateMachine<S, E> base) {
         this.profile = profile;
         this.profileCode = profile.code();
         this.mode = mode;
         this.modeCode = mode.code();
         this.states = states;
         this.events = events;
-        this.results = new PackedResults<>(states, events);
-        this.orphanStates = readOrphanStates();
-        this.transitions = readTransitions();
-        long[] constants = NativeBridge.constants();
+        this.results = results;
+        this.orphanStates = base != null ? base.orphanStates : HostTables.orphanStates(states);
+        this.transitions = base != null ? base.transitions : HostTables.transitions(profileCode, results);
         this.maxVersion = constants[0];
         this.heartbeatThresholdMillis = constants[1];
-        @SuppressWarnings("unchecked")
-        DecodedEntry<S, E>[] entries = (DecodedEntry<S, E>[]) new DecodedEntry<?, ?>[
-                Operation.values().length * states.codeCount()];
-        this.decodedEntries = entries;
-        this.stateCodeCount = states.codeCount();
-    }
-
-    /** {@code other} judging heartbeats by {@code heartbeatThresholdMillis}; shares everything else. */
-    private ClusterStateMachine(ClusterStateMachine<S, E> other, long heartbeatThresholdMillis) {
-        this.profile = other.profile;
-        this.profileCode = other.profileCode;
-        this.mode = other.mode;
-        this.modeCode = other.modeCode;
-        this.states = other.states;
-        this.events = other.events;
-        this.results = other.results;
-        this.orphanStates = other.orphanStates;
-        this.transitions = other.transitions;
-        this.maxVersion = other.maxVersion;
-        this.heartbeatThresholdMillis = heartbeatThresholdMillis;
-        this.decodedEntries = other.decodedEntries;
-        this.stateCodeCount = other.stateCodeCount;
-    }
-
-    private static final class DecodedEntry<S, E> {
-        final long packed;
-        final EntryDecision<S, E> decision;
-
-        DecodedEntry(long packed, EntryDecision<S, E> decision) {
-            this.packed = packed;
-            this.decision = decision;
-        }
+        this.decodedEntries = base != null ? base.decodedEntries : new EntryCache<>(states.codeCount());
     }
 
     /** Binds the host's enums with the upstream profile, in compat mode. */
@@ -134,24 +102,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bindByTable(
             Class<S> states, Class<E> events, BiFunction<S, E, S> hostTable, StateMode mode) {
         require(hostTable, "hostTable");
-        ClusterStateMachine<S, E> closest = null;
-        String closestDifference = null;
-        int fewest = Integer.MAX_VALUE;
-        for (Profile profile : Profile.values()) {
-            ClusterStateMachine<S, E> machine = bind(states, events, profile, mode);
-            List<String> differences = machine.differencesFrom(hostTable);
-            if (differences.isEmpty()) {
-                return machine;
-            }
-            if (differences.size() < fewest) {
-                fewest = differences.size();
-                closest = machine;
-                closestDifference = differences.get(0);
-            }
-        }
-        throw new IllegalStateException("the host's state machine (" + states.getName() + ") is no cks-state table: "
-                + fewest + " difference(s) from the closest, profile " + closest.profile.label() + "; the first: "
-                + closestDifference);
+        return HostTables.bindByTable(states, events, hostTable, mode);
     }
 
     /**
@@ -160,18 +111,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      */
     public List<String> differencesFrom(BiFunction<S, E, S> hostTable) {
         require(hostTable, "hostTable");
-        List<String> differences = new ArrayList<>();
-        for (S from : states.type().getEnumConstants()) {
-            for (E event : events.type().getEnumConstants()) {
-                S host = hostTable.apply(from, event);
-                S library = nextState(from, event);
-                if (host != library) {
-                    differences.add(from + " + " + event + ": the host goes to " + (host == null ? "none" : host)
-                            + ", cks-state to " + (library == null ? "none" : library));
-                }
-            }
-        }
-        return differences;
+        return HostTables.differences(this, hostTable);
     }
 
     /** The same binding and profile in another mode. */
@@ -190,7 +130,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (millis < 0) {
             throw new IllegalArgumentException("heartbeat threshold " + millis + " ms is negative");
         }
-        return millis == heartbeatThresholdMillis ? this : new ClusterStateMachine<>(this, millis);
+        return millis == heartbeatThresholdMillis ? this : new ClusterStateMachine<>(profile, mode, states, events,
+                results, new long[] {maxVersion, millis}, this);
     }
 
     public StateMode mode() {
@@ -211,14 +152,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** The host constant stored under {@code name} (the database column); IAE if there is none. */
     public S state(String name) {
-        if (name == null) {
-            throw new IllegalArgumentException("name is null");
-        }
-        try {
-            return Enum.valueOf(states.type(), name);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("name '" + name + "' is not a constant of " + states.type().getName(), e);
-        }
+        return states.named(name);
     }
 
     /** The state {@code event} moves {@code from} to, or null when there is no transition. Hot: no allocation. */
@@ -239,13 +173,11 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(operation, "operation");
         int s = states.code(current, "current");
         long packed = NativeBridge.decideEntry(profileCode, operation.ordinal(), s);
-        int slot = operation.ordinal() * stateCodeCount + s;
-        DecodedEntry<S, E> decoded = decodedEntries[slot];
-        if (decoded != null && decoded.packed == packed) {
-            return decoded.decision;
+        EntryDecision<S, E> decision = decodedEntries.get(operation, s, packed);
+        if (decision == null) {
+            decision = results.entry(operation, s, packed, ClusterRow.of(current), null);
+            decodedEntries.put(operation, s, packed, decision);
         }
-        EntryDecision<S, E> decision = results.entry(operation, s, packed, ClusterRow.of(current), null);
-        decodedEntries[slot] = new DecodedEntry<>(packed, decision);
         return decision;
     }
 
@@ -337,11 +269,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(jobClusterIds, "jobClusterIds");
         require(endedJobIds, "endedJobIds");
         require(hosts, "hosts");
-        RecoveryColumns<S> c = RecoveryColumns.of(candidates, states, mode == StateMode.FENCED);
-        HostColumns h = HostColumns.of(hosts);
-        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis, c.ids,
-                c.states, c.versions, c.msids, c.runids, c.ownerJobs, jobIds, jobClusterIds, endedJobIds, h.msids,
-                h.runids, h.statuses, h.ages));
+        return results.recoveries(RecoveryColumns.of(candidates, states, mode == StateMode.FENCED)
+                .plan(modeCode, profileCode, heartbeatThresholdMillis, jobIds, jobClusterIds, endedJobIds, hosts));
     }
 
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
@@ -349,6 +278,17 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         require(jobClusterIds, "jobClusterIds");
         long[] jobIds = mode == StateMode.FENCED ? new long[jobClusterIds.length] : new long[0]; // compat reads none
         return planRecovery(candidates, jobIds, jobClusterIds, new long[0], List.of());
+    }
+
+    /**
+     * The VMs of a cluster listed in {@code listed}, judged by the core from what the scanner counted.
+     * {@code healthy} (does the cluster's Kubernetes answer?) is asked only when the core needs it: an
+     * Alert cluster whose VMs all run.
+     */
+    public VmSummary vmSummary(S listed, VmCounts counts, BooleanSupplier healthy) {
+        require(counts, "counts");
+        require(healthy, "healthy");
+        return VmSummary.judge(states.code(listed, "listed"), counts, healthy);
     }
 
     /**
@@ -386,17 +326,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return maxVersion;
     }
 
-    /**
-     * A server whose heartbeat is older than this (database time, milliseconds) is gone (fenced
-     * mode): CloudStack's default {@code cluster.heartbeat.threshold} (150000) unless
-     * {@link #withHeartbeatThreshold} set the deployment's.
-     */
+    /** Fenced: a server whose heartbeat is older (database ms) is gone; 150000 unless {@link #withHeartbeatThreshold}. */
     public long heartbeatThresholdMillis() {
         return heartbeatThresholdMillis;
-    }
-
-    int stateCode(S state, String argument) {
-        return states.code(state, argument);
     }
 
     private int codeOrNone(S state, String argument) {
@@ -411,34 +343,5 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         if (mode != StateMode.COMPAT) {
             throw new IllegalStateException(method + " is compat mode's; in " + mode.label() + " mode use " + fencedForm);
         }
-    }
-
-    private static void require(Object value, String argument) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " is null");
-        }
-    }
-
-    private Set<S> readOrphanStates() {
-        EnumSet<S> set = EnumSet.noneOf(states.type());
-        for (int code : NativeBridge.orphanStates()) {
-            S s = states.constant(code);
-            if (s != null) {
-                set.add(s);
-            }
-        }
-        return Collections.unmodifiableSet(set);
-    }
-
-    private List<StateUpdate<S, E>> readTransitions() {
-        int[] triples = NativeBridge.transitions(profileCode);
-        List<StateUpdate<S, E>> rows = new ArrayList<>(triples.length / 3);
-        for (int i = 0; i + 2 < triples.length; i += 3) {
-            StateUpdate<S, E> row = results.update(triples[i], triples[i + 1], triples[i + 2]);
-            if (row != null) {
-                rows.add(row);
-            }
-        }
-        return Collections.unmodifiableList(rows);
     }
 }

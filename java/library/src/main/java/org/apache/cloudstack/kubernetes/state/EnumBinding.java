@@ -111,4 +111,16 @@ final class EnumBinding<T extends Enum<T>> {
     int codeCount() {
         return constantByCode.length;
     }
+
+    /** The host constant stored under {@code name} (a database column); IAE if there is none. */
+    T named(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("name is null");
+        }
+        try {
+            return Enum.valueOf(type, name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("name '" + name + "' is not a constant of " + type.getName(), e);
+        }
+    }
 }

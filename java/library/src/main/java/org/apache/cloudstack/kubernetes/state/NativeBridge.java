@@ -80,6 +80,14 @@ final class NativeBridge {
             int holdState, long holdVersion, int holdMovedTo, int currentState, long currentVersion,
             boolean currentHeld);
 
+    /**
+     * The VMs of a cluster listed in listedState from what the scanner counted (the nodes it must
+     * have, mapped VMs, those that exist, running, stopped): a {@code VM_SUMMARY_*} code, or
+     * {@code VM_ANSWER_PROBE_HEALTH}: probe the cluster's health and ask again with its {@code HEALTH_*} code.
+     */
+    static native int vmSummary(int listedState, long expected, long mapped, long present, long running, long stopped,
+            int health);
+
     /** Alert reconciliation / fault detection of a listed row: its steps (0..2) in order, each a packed write. */
     static native long[] reconcile(int mode, int profile, int listedState, long listedVersion, boolean listedHeld,
             int vmSummary);

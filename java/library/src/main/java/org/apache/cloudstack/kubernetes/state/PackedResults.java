@@ -1,5 +1,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
+import static org.apache.cloudstack.kubernetes.state.Arguments.require;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
@@ -220,12 +222,6 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
     private String lacking(long packed) {
         return "the host's enums lack " + events.libraryName(NativeCodes.writeEvent(packed)) + " or "
                 + states.libraryName(NativeCodes.writeTarget(packed));
-    }
-
-    private static void require(Object value, String argument) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " is null");
-        }
     }
 
     static CksStateNativeException unexpected(String what, long packed) {

@@ -49,4 +49,12 @@ final class RecoveryColumns<S extends Enum<S>> {
         }
         return out;
     }
+
+    /** One native recovery pass over these candidates, the jobs and the hosts (packed plan). */
+    long[] plan(int mode, int profile, long heartbeatThresholdMillis, long[] jobIds, long[] jobClusterIds,
+            long[] endedJobIds, List<MsHost> hosts) {
+        HostColumns h = HostColumns.of(hosts);
+        return NativeBridge.planRecovery(mode, profile, heartbeatThresholdMillis, ids, states, versions, msids, runids,
+                ownerJobs, jobIds, jobClusterIds, endedJobIds, h.msids, h.runids, h.statuses, h.ages);
+    }
 }

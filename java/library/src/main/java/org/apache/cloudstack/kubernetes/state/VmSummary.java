@@ -1,5 +1,8 @@
 package org.apache.cloudstack.kubernetes.state;
 
+import java.util.function.BooleanSupplier;
+import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
+
 /** The status scanner's view of a cluster's VMs; each crosses JNI as its {@code vm_summary} code. */
 public enum VmSummary {
     ALL_STOPPED(NativeCodes.VM_SUMMARY_ALL_STOPPED),
@@ -16,5 +19,26 @@ public enum VmSummary {
 
     int code() {
         return code;
+    }
+
+    /** The core's VM rule on a listed state's code; {@code healthy} asked only when the core needs it. */
+    static VmSummary judge(int listedState, VmCounts counts, BooleanSupplier healthy) {
+        int code = NativeBridge.vmSummary(listedState, counts.expected(), counts.mapped(), counts.present(),
+                counts.running(), counts.stopped(), NativeCodes.HEALTH_UNPROBED);
+        if (code == NativeCodes.VM_ANSWER_PROBE_HEALTH) {
+            code = NativeBridge.vmSummary(listedState, counts.expected(), counts.mapped(), counts.present(),
+                    counts.running(), counts.stopped(),
+                    healthy.getAsBoolean() ? NativeCodes.HEALTH_HEALTHY : NativeCodes.HEALTH_UNHEALTHY);
+        }
+        return ofCode(code);
+    }
+
+    static VmSummary ofCode(int code) {
+        for (VmSummary s : values()) {
+            if (s.code == code) {
+                return s;
+            }
+        }
+        throw new CksStateNativeException("unknown VM summary code " + code + " from the native library");
     }
 }

@@ -15,7 +15,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,6 +26,7 @@ import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
 import org.junit.jupiter.api.Test;
 
 /** Every decision method on the upstream change's (apache/cloudstack PR #14609) scenarios. */
@@ -220,5 +220,27 @@ class DecisionsTest {
                 m.planReconcile(State.Running, VmSummary.ALL_STOPPED).steps().stream().map(StateWrite::update).toList());
         // Never stops a cluster a user started since it was listed: Starting is not Alert.
         assertTrue(m.planReconcile(State.Starting, VmSummary.ALL_STOPPED).isEmpty());
+    }
+
+    @Test
+    void theVmRuleProbesOnlyAnAlertClusterWhoseVmsAllRun() {
+        int[] probes = {0};
+        VmCounts allRunning = new VmCounts(3, 3, 3, 3, 0);
+        assertEquals(VmSummary.ALL_RUNNING_HEALTHY, m.vmSummary(State.Alert, allRunning, () -> ++probes[0] > 0));
+        assertEquals(VmSummary.MIXED, m.vmSummary(State.Alert, allRunning, () -> ++probes[0] < 0));
+        assertEquals(2, probes[0]);
+        assertEquals(VmSummary.ALL_RUNNING_HEALTHY, m.vmSummary(State.Running, allRunning, () -> ++probes[0] < 0));
+        assertEquals(VmSummary.ALL_STOPPED, m.vmSummary(State.Alert, new VmCounts(3, 3, 3, 0, 3), () -> ++probes[0] > 0));
+        assertEquals(VmSummary.MIXED, m.vmSummary(State.Running, new VmCounts(3, 3, 3, 2, 0), () -> ++probes[0] > 0));
+        // Fewer VMs than nodes, or a mapped VM gone: nothing can be concluded.
+        assertEquals(VmSummary.INCOMPLETE, m.vmSummary(State.Alert, new VmCounts(3, 2, 2, 2, 0), () -> ++probes[0] > 0));
+        assertEquals(VmSummary.INCOMPLETE, m.vmSummary(State.Running, new VmCounts(3, 3, 2, 2, 0), () -> ++probes[0] > 0));
+        assertEquals(2, probes[0], "probed only for the Alert clusters whose VMs all run");
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> m.vmSummary(State.Running, new VmCounts(3, 3, 3, 3, 1), () -> true));
+        assertTrue(bad.getMessage().contains("vmCounts"), bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> m.vmSummary(null, allRunning, () -> true));
+        assertThrows(IllegalArgumentException.class, () -> m.vmSummary(State.Alert, null, () -> true));
+        assertThrows(IllegalArgumentException.class, () -> m.vmSummary(State.Alert, allRunning, null));
     }
 }

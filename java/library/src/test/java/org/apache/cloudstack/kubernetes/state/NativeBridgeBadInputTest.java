@@ -96,6 +96,20 @@ class NativeBridgeBadInputTest {
         bad("vmSummary", () -> NativeBridge.reconcile(mode, 0, 10, 3, false, 4));
     }
 
+    /** The VM rule's counts and health: each named, and counts that do not add up. */
+    @Test
+    void vmSummary() {
+        bad("listedState", () -> NativeBridge.vmSummary(STATES, 3, 3, 3, 3, 0, 0));
+        bad("expected", () -> NativeBridge.vmSummary(10, -1, 3, 3, 3, 0, 0));
+        bad("mapped", () -> NativeBridge.vmSummary(10, 3, -3, 3, 3, 0, 0));
+        bad("present", () -> NativeBridge.vmSummary(10, 3, 3, Long.MIN_VALUE, 3, 0, 0));
+        bad("running", () -> NativeBridge.vmSummary(10, 3, 3, 3, -1, 0, 0));
+        bad("stopped", () -> NativeBridge.vmSummary(10, 3, 3, 3, 3, -1, 0));
+        bad("health", () -> NativeBridge.vmSummary(10, 3, 3, 3, 3, 0, 3));
+        bad("vmCounts", () -> NativeBridge.vmSummary(10, 3, 3, 4, 3, 0, 0));
+        bad("vmCounts", () -> NativeBridge.vmSummary(10, 3, 3, 3, 3, 1, 0));
+    }
+
     /** Only the fenced mode reads versions. */
     @Test
     void fencedVersions() {

@@ -216,7 +216,7 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
-                "forcePanic", "constants", "pack"));
+                "forcePanic", "constants", "pack", "vmSummary"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
@@ -281,6 +281,18 @@ class NativeJunkTest {
             int o = j.code(OPERATIONS);
             int s = j.code(states);
             return expect(valid(o, OPERATIONS) && valid(s, states), () -> !NativeBridge.refusalReason(o, s).isEmpty());
+        });
+        hammer("vmSummary", 20, j -> {
+            int s = j.code(states);
+            long[] n = {j.id(), j.id(), j.id(), j.id(), j.id()};
+            int h = j.code(3);
+            // expected, mapped, present, running, stopped: never negative, and they must add up.
+            boolean counts = Arrays.stream(n).allMatch(v -> v >= 0) && n[2] <= n[1] && n[3] <= n[2] && n[4] <= n[2] - n[3];
+            return expect(valid(s, states) && counts && valid(h, 3), () -> {
+                int code = NativeBridge.vmSummary(s, n[0], n[1], n[2], n[3], n[4], h);
+                return code == NativeCodes.VM_ANSWER_PROBE_HEALTH ? h == NativeCodes.HEALTH_UNPROBED
+                        : VmSummary.ofCode(code) != null;
+            });
         });
         hammer("scaleMessage", 9, j -> {
             int k = j.code(SCALE_KINDS);

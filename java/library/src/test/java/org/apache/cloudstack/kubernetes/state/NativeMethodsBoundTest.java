@@ -2,7 +2,6 @@ package org.apache.cloudstack.kubernetes.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.reflect.InvocationTargetException;
@@ -30,6 +29,7 @@ class NativeMethodsBoundTest {
             Map.entry("completion", new Object[] {NativeCodes.MODE_FENCED, 0, 7, 5L, 7, 0}),
             Map.entry("scaleStep", new Object[] {NativeCodes.MODE_COMPAT, 0, 0, 2, -1L, -1, 0L, -1, 2, -1L, false}),
             Map.entry("reconcile", new Object[] {NativeCodes.MODE_COMPAT, 0, 10, -1L, false, 0}),
+            Map.entry("vmSummary", new Object[] {10, 3L, 3L, 3L, 3L, 0L, NativeCodes.HEALTH_UNPROBED}),
             Map.entry("planRecovery", new Object[] {NativeCodes.MODE_FENCED, 0, 150_000L, new long[] {1}, new int[] {5},
                 new long[] {0}, new long[] {-1}, new long[] {-1}, new long[] {-1}, new long[0], new long[0],
                 new long[0], new long[0], new long[0], new int[0], new long[0]}),

@@ -259,8 +259,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
     private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
             throws SQLException {
         Map<Long, ScanQueries.ListedCluster<ClusterRow<S>>> listed = ScanQueries.listForReconcile(c,
-                reconcileListing.sql(), rs -> dao.row(rs, 2), 2 + dao.rowColumnCount(), row -> row.state() == alert,
-                healthy);
+                reconcileListing.sql(), rs -> dao.row(rs, 2), 2 + dao.rowColumnCount());
         listener.reconcileListed();
         Owner me = scanner.get();
         Map<Long, S> moved = new LinkedHashMap<>();
@@ -269,7 +268,8 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         for (Map.Entry<Long, ScanQueries.ListedCluster<ClusterRow<S>>> e : listed.entrySet()) {
             long id = e.getKey();
             ClusterRow<S> row = e.getValue().row();
-            VmSummary vms = e.getValue().vms();
+            // Outside any transaction: the listing committed, and a probe may take its time.
+            VmSummary vms = machine.vmSummary(row.state(), e.getValue().vms(), () -> healthy.test(id));
             S reached = null;
             for (StateWrite<S, E> step : machine.planReconcile(row, vms, me).steps()) {
                 steps++;

@@ -19,7 +19,7 @@ import org.apache.logging.log4j.Logger;
  * {@code KubernetesClusterDaoImpl.updateState} (which wrote by id alone and always returned true).
  * The machine's {@link StateMode} picks the SQL, and only the SQL: COMPAT {@value #CAS_SQL}; FENCED
  * {@value #FENCED_CAS_SQL}, storing the next version and the write's owner (NULL releases). A write
- * of another shape than the core's (not a table transition, a version not bumped by one, a mode's
+ * of another shape than the core's (not a table transition, a version that does not grow, a mode's
  * write in the other mode) is refused: false, no SQL. Why a hit never depends on found vs affected
  * rows, and why a lost race is a miss, not an error: the package documentation.
  *
@@ -231,7 +231,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return fenced ? FenceColumnsSql.read(rs, first + 1, state) : ClusterRow.of(state);
     }
 
-    /** Only writes of the core's shape for this mode: a table transition (or none) and the next version. */
+    /** Only writes of the core's shape for this mode: a table transition (or none), a version that grows. */
     private boolean valid(long clusterId, StateWrite<S, E> w, boolean versioned) {
         S expected = w.expected().state();
         S target = w.target().state();

@@ -7,16 +7,15 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Predicate;
-import org.apache.cloudstack.kubernetes.state.VmSummary;
+import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
 
 /** The SQL of the status scanner's reconciliation listing, and the reading of its results. */
 final class ScanQueries {
     private ScanQueries() {
     }
 
-    /** What a reconciliation pass read of one cluster: the scanner's own row, and its VMs. */
-    record ListedCluster<T>(T row, VmSummary vms) {
+    /** What a reconciliation pass read of one cluster: the scanner's own row, and what it counted of its VMs. */
+    record ListedCluster<T>(T row, VmCounts vms) {
     }
 
     /** Reads the scanner's own columns of one listed row. */
@@ -25,27 +24,16 @@ final class ScanQueries {
         T read(ResultSet rs) throws SQLException;
     }
 
-    /**
-     * Runs a {@link #reconcileListing} and commits; then, outside any transaction, asks
-     * {@code healthy} about each cluster {@code inAlert} whose VMs all run: one that does not
-     * answer counts as MIXED. In listing order, by id.
-     */
+    /** Runs a {@link #reconcileListing} and commits. In listing order, by id. */
     static <T> Map<Long, ListedCluster<T>> listForReconcile(Connection c, String sql, RowReader<T> reader,
-            int firstVmColumn, Predicate<T> inAlert, Predicate<Long> healthy) throws SQLException {
+            int firstVmColumn) throws SQLException {
         Map<Long, ListedCluster<T>> listed = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                listed.put(rs.getLong(1), new ListedCluster<>(reader.read(rs), vmSummary(rs, firstVmColumn)));
+                listed.put(rs.getLong(1), new ListedCluster<>(reader.read(rs), vmCounts(rs, firstVmColumn)));
             }
         }
         c.commit();
-        for (Map.Entry<Long, ListedCluster<T>> e : listed.entrySet()) {
-            ListedCluster<T> cluster = e.getValue();
-            if (cluster.vms() == VmSummary.ALL_RUNNING_HEALTHY && inAlert.test(cluster.row())
-                    && !healthy.test(e.getKey())) {
-                e.setValue(new ListedCluster<>(cluster.row(), VmSummary.MIXED));
-            }
-        }
         return listed;
     }
 
@@ -103,7 +91,7 @@ final class ScanQueries {
 
     /**
      * The CloudManaged clusters in {@code alert} or {@code running}, by id: {@code clusterColumns}
-     * (of {@code kc}) first, then the five columns {@link #vmSummary} reads; {@code expectedNodes}
+     * (of {@code kc}) first, then the five columns {@link #vmCounts} reads; {@code expectedNodes}
      * is {@link #expectedNodes}'s expression for this database.
      */
     static String reconcileListing(String clusterColumns, String expectedNodes, Enum<?> alert, Enum<?> running) {
@@ -118,23 +106,9 @@ final class ScanQueries {
                 + " GROUP BY " + clusterColumns + ", " + expectedNodes + " ORDER BY kc.id";
     }
 
-    /**
-     * The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}.
-     * As upstream's scanner judges them: in a state only when no fewer VMs are mapped than the
-     * cluster has nodes (etcd and added nodes make more) and every mapped VM is in it.
-     */
-    private static VmSummary vmSummary(ResultSet rs, int first) throws SQLException {
-        long expectedVms = rs.getLong(first);
-        long mapped = rs.getLong(first + 1);
-        long vms = rs.getLong(first + 2);
-        long running = rs.getLong(first + 3);
-        long stopped = rs.getLong(first + 4);
-        if (mapped == 0 || mapped < expectedVms || vms != mapped) {
-            return VmSummary.INCOMPLETE;
-        }
-        if (running == vms) {
-            return VmSummary.ALL_RUNNING_HEALTHY;
-        }
-        return stopped == vms ? VmSummary.ALL_STOPPED : VmSummary.MIXED;
+    /** The VMs of a listed cluster, from the five columns at {@code first} of {@link #reconcileListing}. */
+    private static VmCounts vmCounts(ResultSet rs, int first) throws SQLException {
+        return new VmCounts(rs.getLong(first), rs.getLong(first + 1), rs.getLong(first + 2), rs.getLong(first + 3),
+                rs.getLong(first + 4));
     }
 }

@@ -1,22 +1,17 @@
 package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
@@ -87,7 +82,8 @@ public final class ProcessSimulation {
             List<SimCluster> clusters = db.seedClusters(script.initialStates());
             db.setting(CloudStackConfiguration.HEARTBEAT_THRESHOLD, Long.toString(options.heartbeatThresholdMillis()));
             fleet = new ServerFleet(config, options, dir, faultLog);
-            long[] certificationsBefore = options.jdbcUrls().size() > 1 ? certificationFailures() : null;
+            long[] certificationsBefore = options.jdbcUrls().size() > 1
+                    ? GaleraCertifications.read(options.jdbcUrls(), config.user(), config.password()) : null;
             for (int i = 0; i < config.servers(); i++) {
                 db.registerServer(ServerFleet.msid(i), 1, "ms-" + i);
             }
@@ -149,7 +145,9 @@ public final class ProcessSimulation {
                         new RunReport.Counts(checker.outcomes, checker.latency, checker.scan, checker.monitor,
                                 fleet.kills.get(), jobsFailed, notDispatched, stuck, illegal), finalStates, runStarted);
                 if (options.jdbcUrls().size() > 1) {
-                    r.section("operations").put("certification_failures", certificationsSince(certificationsBefore));
+                    r.section("operations").put("certification_failures",
+                            GaleraCertifications.since(certificationsBefore, options.jdbcUrls(), config.user(),
+                                    config.password()));
                 }
                 Map<String, Object> setup = r.section("setup");
                 setup.put("processes", true);
@@ -171,7 +169,7 @@ public final class ProcessSimulation {
             }
         } finally {
             if (System.getProperty(KEEP_LOGS) == null) {
-                deleteTree(dir);
+                TempTree.delete(dir);
             } else {
                 progress.accept("[simulate] logs kept in " + dir);
             }
@@ -236,48 +234,6 @@ public final class ProcessSimulation {
         }
     }
 
-    /**
-     * Galera's certification failures of this run over every node: the commits that lost to a write
-     * certified first on another node, which the library reports as lost races. A node restarted
-     * during the run counts from its restart. -1 when a node does not answer.
-     */
-    private long certificationsSince(long[] before) {
-        long[] after = certificationFailures();
-        long sum = 0;
-        for (int i = 0; i < after.length; i++) {
-            if (after[i] < 0 || before[i] < 0) {
-                return -1;
-            }
-            sum += after[i] >= before[i] ? after[i] - before[i] : after[i];
-        }
-        return sum;
-    }
-
-    /** Each node's {@code wsrep_local_cert_failures} (since it started), -1 for a node that does not answer. */
-    private long[] certificationFailures() {
-        long[] out = new long[options.jdbcUrls().size()];
-        int i = 0;
-        java.util.Properties credentials = new java.util.Properties();
-        if (config.user() != null) {
-            credentials.setProperty("user", config.user());
-        }
-        if (config.password() != null) {
-            credentials.setProperty("password", config.password());
-        }
-        for (String url : options.jdbcUrls()) {
-            // One plain connection: a pool is more than a status read needs.
-            try (Connection c = java.sql.DriverManager.getConnection(url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:"),
-                    credentials); java.sql.Statement st = c.createStatement();
-                    java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_local_cert_failures'")) {
-                out[i] = rs.next() ? Long.parseLong(rs.getString(2).strip()) : 0;
-            } catch (SQLException | RuntimeException e) {
-                out[i] = -1;
-            }
-            i++;
-        }
-        return out;
-    }
-
     /** Jobs the restarts failed: the UP lines of the server logs. */
     private int jobsFailedOnRestart() throws IOException {
         int failed = 0;
@@ -335,19 +291,6 @@ public final class ProcessSimulation {
                 Thread.currentThread().interrupt();
                 return;
             }
-        }
-    }
-
-
-
-    private static void deleteTree(Path root) {
-        if (root == null) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a leftover temp folder is reported by nobody; the next run does not need it
         }
     }
 }

@@ -10,17 +10,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.h2.jdbcx.JdbcConnectionPool;
-import org.mariadb.jdbc.MariaDbPoolDataSource;
 
 /**
  * The database a simulation runs on: an embedded H2 in a temp folder by default, or a MariaDB /
@@ -28,8 +23,6 @@ import org.mariadb.jdbc.MariaDbPoolDataSource;
  * cluster state itself is only written through the library's DAO.
  */
 final class SimulationDatabase implements AutoCloseable {
-    /** Marks a database as the simulator's own: only such a database is ever emptied. */
-    private static final String MARKER_TABLE = "cks_simulation";
     private static final int VMS_PER_CLUSTER = 3;
 
     private final String url;
@@ -45,7 +38,7 @@ final class SimulationDatabase implements AutoCloseable {
             throws SQLException {
         this.url = url;
         this.tempDir = tempDir;
-        this.pool = pool(url, user, password, connections);
+        this.pool = SimulationPool.open(url, user, password, connections);
         Connection first = null;
         try {
             first = open();
@@ -55,7 +48,7 @@ final class SimulationDatabase implements AutoCloseable {
             if (first != null) {
                 first.close();
             }
-            closePool(pool);
+            SimulationPool.close(pool);
             throw e;
         }
         this.keepAlive = first;
@@ -72,40 +65,6 @@ final class SimulationDatabase implements AutoCloseable {
     /** The SQL of "now" in CloudStack's time base on this database. */
     String now() {
         return now;
-    }
-
-    /** A pool of at most {@code connections}, opened as they are asked for (H2's pool is lazy). */
-    private static DataSource pool(String url, String user, String password, int connections) throws SQLException {
-        if (url.startsWith("jdbc:h2:")) {
-            JdbcConnectionPool h2 = JdbcConnectionPool.create(url, user == null ? "" : user,
-                    password == null ? "" : password);
-            h2.setMaxConnections(connections);
-            return h2;
-        }
-        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
-            String poolUrl = url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
-            String account = user;
-            // The credentials as properties, not URL text (a password with '&' or '%' stays whole);
-            // the pool then takes the user from there too.
-            if (password != null) {
-                UrlParameter inUrl = UrlParameter.take(poolUrl, "user");
-                poolUrl = inUrl.url();
-                account = account != null ? account : inUrl.value();
-            }
-            // minPoolSize defaults to maxPoolSize in Connector/J, which opens them all at once: a few
-            // server processes then take a stock MariaDB's max_connections (151) before they start.
-            poolUrl += (poolUrl.contains("?") ? "&" : "?") + "maxPoolSize=" + connections + "&minPoolSize=1";
-            MariaDbPoolDataSource pool = new MariaDbPoolDataSource();
-            pool.setUrl(poolUrl);
-            if (account != null) {
-                pool.setUser(account);
-            }
-            if (password != null) {
-                pool.setPassword(password);
-            }
-            return pool;
-        }
-        throw new IllegalArgumentException("simulate supports jdbc:h2:, jdbc:mariadb: and jdbc:mysql: URLs, not " + url);
     }
 
     static SimulationDatabase create(SimulationConfig config) throws SQLException {
@@ -136,14 +95,6 @@ final class SimulationDatabase implements AutoCloseable {
         return new SimulationDatabase(url, user, password, null, connections);
     }
 
-    private static void closePool(DataSource pool) {
-        if (pool instanceof JdbcConnectionPool) {
-            ((JdbcConnectionPool) pool).dispose();
-        } else if (pool instanceof MariaDbPoolDataSource) {
-            ((MariaDbPoolDataSource) pool).close();
-        }
-    }
-
     String describe() {
         return tempDir != null ? "embedded H2 (" + tempDir + ")" : url.replaceAll("password=[^&;]*", "password=***");
     }
@@ -156,58 +107,11 @@ final class SimulationDatabase implements AutoCloseable {
         return this::open;
     }
 
-    /**
-     * Creates the tables and empties them. Before it writes anything it checks that the database is
-     * empty or a previous run's (marked): it never touches anyone else's data.
-     */
+    /** Creates the tables and empties them, on an empty database or a previous run's only ({@link SimulationSchema}). */
     void prepare() throws SQLException {
-        try (Connection c = open(); Statement st = c.createStatement()) {
-            if (!tableExists(c, MARKER_TABLE)) {
-                List<String> tables = tables(c);
-                if (!tables.isEmpty()) {
-                    throw new IllegalStateException("refusing to simulate on " + describe() + ": it is neither empty nor"
-                            + " a previous simulate run's database (it has " + tables.size() + " table(s): "
-                            + String.join(", ", tables.subList(0, Math.min(5, tables.size())))
-                            + (tables.size() > 5 ? ", ..." : "") + "); give an empty database");
-                }
-                st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int PRIMARY KEY)");
-            }
-            CloudStackSchema.createStandIn(c);
-            CloudStackSchema.createHistory(c);
-            st.execute("DELETE FROM cks_state_history");
-            for (String table : CloudStackSchema.STANDIN_TABLES) {
-                st.execute("DELETE FROM " + table);
-            }
+        try (Connection c = open()) {
+            SimulationSchema.prepare(c, describe());
         }
-    }
-
-    /** The database's own tables (not the system's). */
-    private static List<String> tables(Connection c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, "%", null)) {
-            while (rs.next()) {
-                String schema = rs.getString("TABLE_SCHEM");
-                String type = rs.getString("TABLE_TYPE");
-                boolean system = schema != null && schema.equalsIgnoreCase("INFORMATION_SCHEMA")
-                        || type == null || type.toUpperCase(java.util.Locale.ROOT).contains("SYSTEM");
-                if (!system) {
-                    out.add(rs.getString("TABLE_NAME"));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean tableExists(Connection c, String table) throws SQLException {
-        // Metadata, not a probe query: a failing query makes some drivers log an error.
-        for (String name : new String[] {table, table.toUpperCase(java.util.Locale.ROOT)}) {
-            try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, name, null)) {
-                if (rs.next()) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** Inserts the clusters in their initial states with their VMs; returns id and uuid per index. */
@@ -400,19 +304,11 @@ final class SimulationDatabase implements AutoCloseable {
     public void close() throws SQLException {
         try {
             keepAlive.close();
-            closePool(pool);
+            SimulationPool.close(pool);
         } finally {
             if (tempDir != null) {
-                deleteTree(tempDir);
+                TempTree.delete(tempDir);
             }
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temp folder is harmless.
         }
     }
 }
