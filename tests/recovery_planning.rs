@@ -160,3 +160,42 @@ fn one_hundred_thousand_clusters_and_a_million_jobs_plan_correctly() {
         .collect();
     assert_eq!(ids, expected);
 }
+
+/// The core, not the host, says which owners' jobs the plan needs the status of: those of held
+/// candidates whose job is not IN_PROGRESS, once each; a compat pass and an unheld one need none.
+#[test]
+fn the_owner_jobs_to_check_are_the_held_candidates_jobs_not_in_progress() {
+    let held = |id: u64, state: State, job: Option<u64>| Candidate {
+        id,
+        row: ClusterRow {
+            token: cks_state::Token { state, version: 3 },
+            owner: Some(cks_state::Owner {
+                msid: 7,
+                runid: 1,
+                job_id: job,
+            }),
+        },
+    };
+    let rows = [
+        held(1, State::Scaling, Some(40)),
+        held(2, State::Running, Some(41)),
+        held(3, State::Upgrading, Some(40)),
+        held(4, State::Starting, None),
+        held(5, State::Stopping, Some(42)),
+        row(6, State::Scaling),
+    ];
+    let mut planner =
+        RecoveryPlanner::new(StateMachine::new(P, Mode::Fenced), rows.iter().copied());
+    planner.add_jobs([JobRef::Cluster(5)]);
+    assert!(planner.wants_owner_evidence());
+    planner.add_job_ids([42]);
+    assert_eq!(planner.owner_jobs_to_check(), vec![40, 41]);
+
+    let compat = RecoveryPlanner::new(StateMachine::new(P, Mode::Compat), rows.iter().copied());
+    assert!(!compat.wants_owner_evidence());
+    assert!(compat.owner_jobs_to_check().is_empty());
+    let unheld = [row(6, State::Scaling)];
+    let fenced = RecoveryPlanner::new(StateMachine::new(P, Mode::Fenced), unheld.iter().copied());
+    assert!(!fenced.wants_owner_evidence());
+    assert!(fenced.owner_jobs_to_check().is_empty());
+}

@@ -86,19 +86,6 @@ pub(crate) fn array_length<'local>(
     Ok(env.get_array_length(array)? as usize)
 }
 
-pub(crate) fn read_ints(
-    env: &JNIEnv,
-    argument: &str,
-    array: &JIntArray,
-) -> BridgeResult<Vec<jint>> {
-    if array.is_null() {
-        return Err(null(argument));
-    }
-    let mut values = vec![0; env.get_array_length(array)? as usize];
-    env.get_int_array_region(array, 0, &mut values)?;
-    Ok(values)
-}
-
 pub(crate) fn same_length(
     argument: &'static str,
     actual: usize,

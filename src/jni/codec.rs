@@ -26,21 +26,12 @@ pub(crate) fn state(argument: &'static str, code: i32) -> Result<State, CoreErro
     State::from_code(code).ok_or_else(|| unknown(argument, "state", code))
 }
 
-/// The state at `index` of the array argument `argument`.
-pub(crate) fn state_at(argument: &'static str, index: usize, code: i32) -> BridgeResult<State> {
-    State::from_code(code)
+/// The state at row `index` of the array argument `argument`.
+pub(crate) fn state_at(argument: &'static str, index: usize, code: i64) -> BridgeResult<State> {
+    i32::try_from(code)
+        .ok()
+        .and_then(State::from_code)
         .ok_or_else(|| bad_element(argument, index, format!("unknown state code {code}")))
-}
-
-/// Every state of an array argument, or the first unknown code with its index.
-pub(crate) fn states(argument: &'static str, codes: &[i32]) -> BridgeResult<Vec<State>> {
-    // A plain loop: collecting an iterator of Results moved each state through a large
-    // Result<State, BridgeError> in memory.
-    let mut decoded = Vec::with_capacity(codes.len());
-    for (i, &code) in codes.iter().enumerate() {
-        decoded.push(state_at(argument, i, code)?);
-    }
-    Ok(decoded)
 }
 
 /// A state or -1 for none.

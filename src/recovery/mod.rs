@@ -154,6 +154,22 @@ impl<C: Iterator<Item = Candidate> + Clone> RecoveryPlanner<C> {
         self.live_jobs.extend(ids);
     }
 
+    /// The owners' jobs whose status the plan needs (after [`Self::add_job_ids`]): the jobs of the
+    /// held candidates' owners that are not IN_PROGRESS. The host reads which of them ended.
+    pub fn owner_jobs_to_check(&self) -> Vec<u64> {
+        let machine = self.machine;
+        let mut jobs: Vec<u64> = self
+            .clusters
+            .clone()
+            .filter(|c| machine.is_candidate(&c.row))
+            .filter_map(|c| machine.holder(&c.row).and_then(|o| o.job_id))
+            .filter(|j| !self.live_jobs.contains(j))
+            .collect();
+        jobs.sort_unstable();
+        jobs.dedup();
+        jobs
+    }
+
     /// Ids of owners' job rows that exist and are no longer IN_PROGRESS.
     pub fn add_ended_jobs(&mut self, ids: impl IntoIterator<Item = u64>) {
         self.ended_jobs.extend(ids);

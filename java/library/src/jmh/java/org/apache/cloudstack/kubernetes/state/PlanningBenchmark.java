@@ -35,7 +35,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PlanningBenchmark {
     static final int JOBS_PER_CLUSTER = 10;
     private static final long[] NO_LONGS = {};
-    private static final int[] NO_INTS = {};
 
     @Param({"1000", "10000", "100000"})
     public int clusters;
@@ -45,8 +44,7 @@ public class PlanningBenchmark {
     private List<ClusterSnapshot<State>> candidates;
     private long[] jobClusterIds;
     // The same candidates already marshalled: planJniRaw is the native call alone.
-    private long[] candidateIds;
-    private int[] candidateStates;
+    private long[] candidateRows;
 
     @Setup
     public void setUp() {
@@ -64,10 +62,14 @@ public class PlanningBenchmark {
             ids[i] = 1_000L + 10L * i;
             candidates.add(new ClusterSnapshot<>(ids[i], orphanStates[random.nextInt(orphanStates.length)]));
         }
-        candidateIds = ids;
-        candidateStates = new int[clusters];
+        List<String> stateNames = List.of(NativeLibrary.stateNames()); // a state's code is its index here
+        candidateRows = new long[clusters * NativeCodes.CANDIDATE_LENGTH];
         for (int i = 0; i < clusters; i++) {
-            candidateStates[i] = machine.stateCode(candidates.get(i).state(), "state");
+            int at = i * NativeCodes.CANDIDATE_LENGTH;
+            candidateRows[at + NativeCodes.CANDIDATE_ID] = ids[i];
+            candidateRows[at + NativeCodes.CANDIDATE_STATE] = stateNames.indexOf(candidates.get(i).state().name());
+            candidateRows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
+            candidateRows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
         }
         int jobs = JOBS_PER_CLUSTER * clusters;
         jobClusterIds = new long[jobs];
@@ -97,14 +99,14 @@ public class PlanningBenchmark {
 
     @Benchmark
     public RecoveryPlan<State, Event> planJni() {
-        return machine.planRecovery(candidates, NO_LONGS, jobClusterIds, NO_LONGS, List.of()); // compat reads no job id
+        return machine.planRecovery(candidates, jobClusterIds); // compat reads no job id
     }
 
     /** Diagnostic: the native call without marshalling or decoding (arrays prepared in setup). */
     @Benchmark
     public long[] planJniRaw() {
-        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, candidateIds, candidateStates, NO_LONGS, NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, jobClusterIds, NO_LONGS, NO_LONGS, NO_LONGS, NO_INTS, NO_LONGS);
+        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, candidateRows, NO_LONGS, jobClusterIds,
+                null, null);
     }
 
     @Benchmark

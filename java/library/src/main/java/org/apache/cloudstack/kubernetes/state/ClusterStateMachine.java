@@ -121,11 +121,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 .withHeartbeatThreshold(heartbeatThresholdMillis);
     }
 
-    /**
-     * The same machine judging a management server gone once its heartbeat is older than
-     * {@code millis}: the deployment's {@code cluster.heartbeat.threshold} (fenced recovery). Cheap:
-     * shares the binding.
-     */
+    /** Judging a server gone past {@code millis} of heartbeat age (cluster.heartbeat.threshold); shares the binding. */
     public ClusterStateMachine<S, E> withHeartbeatThreshold(long millis) {
         if (millis < 0) {
             throw new IllegalArgumentException("heartbeat threshold " + millis + " ms is negative");
@@ -181,10 +177,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return decision;
     }
 
-    /**
-     * The entry of {@code operation}, run by {@code me} (fenced mode stores it; compat ignores it,
-     * may be null), on a cluster read as {@code row}: what to write, or why not.
-     */
+    /** The entry of {@code operation} by {@code me} (fenced stores it; compat: may be null) on {@code row}. */
     public EntryDecision<S, E> entry(Operation operation, ClusterRow<S> row, Owner me) {
         require(operation, "operation");
         require(row, "row");
@@ -200,10 +193,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return beginScale(kind, Token.of(startedFrom), null);
     }
 
-    /**
-     * Starts one scale or autoscale (one per worker, not thread-safe); {@code started} is the token
-     * read when the request was accepted (fenced: with its version), {@code me} its owner (fenced).
-     */
+    /** Starts one scale or autoscale (one per worker) from the token read at acceptance, owned by {@code me}. */
     public ScaleOperation<S, E> beginScale(ScaleKind kind, Token<S> started, Owner me) {
         require(kind, "kind");
         require(started, "started");
@@ -255,29 +245,39 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * Plans one orphan-recovery pass, one native call. {@code candidates}: as read, before the jobs
-     * and hosts (fenced: in an operation's state or held, with their version and owner); the
-     * IN_PROGRESS cluster jobs as {@code jobIds} and their {@code jobClusterIds} ({@code -1}: a job
-     * whose cluster is unknown); {@code endedJobIds}: owners' job rows that exist and are no longer
-     * IN_PROGRESS; {@code hosts}: the mshost rows. Compat mode plans on the states and the jobs'
-     * clusters alone.
+     * Plans one orphan-recovery pass. {@code candidates}: as read, before the jobs and hosts (fenced:
+     * in an operation's state or held, with their version and owner); the IN_PROGRESS cluster jobs as
+     * {@code jobIds} and their {@code jobClusterIds} ({@code -1}: a job whose cluster is unknown). When a
+     * candidate is held the answer is NEEDS_OWNER_EVIDENCE: read the hosts and which of its
+     * {@code ownerJobsToCheck} ended, then call the five-argument form.
      */
+    public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds) {
+        return recovery(candidates, jobIds, jobClusterIds, null, null);
+    }
+
+    /** The pass with the evidence asked for: {@code endedJobIds} (those that ended) and the mshost rows. */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
             long[] endedJobIds, List<MsHost> hosts) {
-        require(candidates, "candidates");
-        require(jobIds, "jobIds");
-        require(jobClusterIds, "jobClusterIds");
         require(endedJobIds, "endedJobIds");
         require(hosts, "hosts");
-        return results.recoveries(RecoveryColumns.of(candidates, states, mode == StateMode.FENCED)
-                .plan(modeCode, profileCode, heartbeatThresholdMillis, jobIds, jobClusterIds, endedJobIds, hosts));
+        return recovery(candidates, jobIds, jobClusterIds, endedJobIds, hosts);
     }
 
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
         require(jobClusterIds, "jobClusterIds");
         long[] jobIds = mode == StateMode.FENCED ? new long[jobClusterIds.length] : new long[0]; // compat reads none
-        return planRecovery(candidates, jobIds, jobClusterIds, new long[0], List.of());
+        return recovery(candidates, jobIds, jobClusterIds, null, null);
+    }
+
+    private RecoveryPlan<S, E> recovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
+            long[] endedJobIds, List<MsHost> hosts) {
+        require(candidates, "candidates");
+        require(jobIds, "jobIds");
+        require(jobClusterIds, "jobClusterIds");
+        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis,
+                RecoveryColumns.candidates(candidates, states, mode == StateMode.FENCED), jobIds, jobClusterIds,
+                endedJobIds, RecoveryColumns.hosts(hosts)));
     }
 
     /**
@@ -321,7 +321,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 + mode.label() + "]";
     }
 
-    /** The largest version a fenced write may store (2^40 - 1: the width of a packed result's version). */
+    /** The largest version a fenced write may store (2^40 - 1: a packed result's version field). */
     public long maxVersion() {
         return maxVersion;
     }
@@ -331,14 +331,16 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return heartbeatThresholdMillis;
     }
 
+    /** A state's library code (the benchmarks' baselines). */
+    int stateCode(S state, String argument) {
+        return states.code(state, argument);
+    }
+
     private int codeOrNone(S state, String argument) {
         return state == null ? NativeBridge.NONE : states.code(state, argument);
     }
 
-    /**
-     * The short forms that know only a state: in fenced mode they would write with no version and no
-     * owner, so they refuse rather than misbehave.
-     */
+    /** The short forms know only a state: in fenced mode they would write without version and owner. */
     private void requireCompat(String method, String fencedForm) {
         if (mode != StateMode.COMPAT) {
             throw new IllegalStateException(method + " is compat mode's; in " + mode.label() + " mode use " + fencedForm);

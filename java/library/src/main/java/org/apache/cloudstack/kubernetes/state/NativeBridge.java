@@ -93,19 +93,19 @@ final class NativeBridge {
             int vmSummary);
 
     /**
-     * Recovery pass; a server whose heartbeat is older than heartbeatThresholdMillis is gone. Candidates: ids, states, versions, owner msid (-1 not held), owner runid, owner
-     * job id (-1 none); IN_PROGRESS jobs: ids and cluster ids (-1 unknown); ended jobs: ids of owners'
-     * job rows that exist and are no longer IN_PROGRESS; mshost rows: msid, runid, status
-     * ({@code HOST_*}), heartbeat age in database seconds. The library reads (and checks) the ids, states
-     * and job cluster ids; the fence columns in fenced mode; the jobs' ids, the ended jobs and the hosts
-     * only when a candidate is held. No array may be null. Result: {@code RECOVERY_HEADER_*} (kind {@code RECOVERY_*}, count), then
-     * per recovery {@code RECOVERY_ENTRY_*}: cluster id, expected token ({@code field token}), packed write
-     * whose kind is the reason ({@code GONE_*}).
+     * Recovery pass; a server whose heartbeat is older than heartbeatThresholdMillis is gone.
+     * candidates: {@code CANDIDATE_LENGTH} longs per row ({@code CANDIDATE_*}: id, state code, then
+     * version, owner msid (-1 not held), runid, job id (-1 none), read in fenced mode only);
+     * IN_PROGRESS jobs: ids and cluster ids (-1 unknown), the ids read only when the core asks for owner
+     * evidence; endedJobIds (owners' jobs that exist and are no longer IN_PROGRESS) and hosts
+     * ({@code HOST_ROW_LENGTH} longs per mshost row: msid, runid, status {@code HOST_*}, heartbeat age
+     * in database seconds): null until the answer asked for them. Result: {@code RECOVERY_HEADER_*}
+     * (kind {@code RECOVERY_*}, count), then per recovery {@code RECOVERY_ENTRY_*}: cluster id,
+     * expected token ({@code field token}), packed write whose kind is the reason ({@code GONE_*});
+     * kind EVIDENCE: then the owners' job ids whose status the plan needs.
      */
-    static native long[] planRecovery(int mode, int profile, long heartbeatThresholdMillis, long[] clusterIds, int[] clusterStates,
-            long[] clusterVersions, long[] ownerMsids, long[] ownerRunids, long[] ownerJobIds, long[] jobIds,
-            long[] jobClusterIds, long[] endedJobIds, long[] hostMsids, long[] hostRunids, int[] hostStatuses,
-            long[] hostAges);
+    static native long[] planRecovery(int mode, int profile, long heartbeatThresholdMillis, long[] candidates,
+            long[] jobIds, long[] jobClusterIds, long[] endedJobIds, long[] hosts);
 
     /** Mirrors the Java logger's level into log::set_max_level: 0 off, 1 error .. 5 trace. */
     static native void setLogLevel(int level);

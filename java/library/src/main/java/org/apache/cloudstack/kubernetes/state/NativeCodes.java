@@ -24,6 +24,7 @@ final class NativeCodes {
     static final int RECOVERY_SKIP = 0;
     static final int RECOVERY_WAIT = 1;
     static final int RECOVERY_RECOVER = 2;
+    static final int RECOVERY_EVIDENCE = 3;
     static final int GONE_OWNER_DOWN = 0;
     static final int GONE_OWNER_RESTARTED = 1;
     static final int GONE_HEARTBEAT_STALE = 2;
@@ -47,6 +48,18 @@ final class NativeCodes {
     static final int RECOVERY_ENTRY_EXPECTED = 1;
     static final int RECOVERY_ENTRY_WRITE = 2;
     static final int RECOVERY_ENTRY_LENGTH = 3;
+    static final int CANDIDATE_ID = 0;
+    static final int CANDIDATE_STATE = 1;
+    static final int CANDIDATE_VERSION = 2;
+    static final int CANDIDATE_OWNER_MSID = 3;
+    static final int CANDIDATE_OWNER_RUNID = 4;
+    static final int CANDIDATE_OWNER_JOB = 5;
+    static final int CANDIDATE_LENGTH = 6;
+    static final int HOST_ROW_MSID = 0;
+    static final int HOST_ROW_RUNID = 1;
+    static final int HOST_ROW_STATUS = 2;
+    static final int HOST_ROW_AGE = 3;
+    static final int HOST_ROW_LENGTH = 4;
     static final int OUTCOME_SUCCEEDED = 0;
     static final int OUTCOME_FAILED = 1;
     static final int OUTCOME_CREATE_FAILED = 2;

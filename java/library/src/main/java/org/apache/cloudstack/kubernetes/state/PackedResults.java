@@ -126,7 +126,14 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
         RecoveryPlan.Kind kind = r == null || r.length < header ? null
                 : recoveryKind(r[NativeCodes.RECOVERY_HEADER_KIND]);
         long n = kind == null ? -1 : r[NativeCodes.RECOVERY_HEADER_COUNT];
-        if (kind == null || n < 0 || r.length != header + stride * n) {
+        if (kind == RecoveryPlan.Kind.NEEDS_OWNER_EVIDENCE && n >= 0 && r.length == header + n) {
+            List<Long> jobs = new ArrayList<>((int) n);
+            for (int i = header; i < r.length; i++) {
+                jobs.add(r[i]);
+            }
+            return new RecoveryPlan<>(kind, List.of(), jobs);
+        }
+        if (kind == null || kind == RecoveryPlan.Kind.NEEDS_OWNER_EVIDENCE || n < 0 || r.length != header + stride * n) {
             throw new CksStateNativeException("cks-state native library returned a malformed recovery plan of length "
                     + (r == null ? "null" : String.valueOf(r.length)));
         }
@@ -152,7 +159,8 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
     private static RecoveryPlan.Kind recoveryKind(long code) {
         return code == NativeCodes.RECOVERY_SKIP ? RecoveryPlan.Kind.SKIP
                 : code == NativeCodes.RECOVERY_WAIT ? RecoveryPlan.Kind.WAIT
-                : code == NativeCodes.RECOVERY_RECOVER ? RecoveryPlan.Kind.RECOVER : null;
+                : code == NativeCodes.RECOVERY_RECOVER ? RecoveryPlan.Kind.RECOVER
+                : code == NativeCodes.RECOVERY_EVIDENCE ? RecoveryPlan.Kind.NEEDS_OWNER_EVIDENCE : null;
     }
 
     /** The host's state of a library code, or null (none, or a name the host lacks). */

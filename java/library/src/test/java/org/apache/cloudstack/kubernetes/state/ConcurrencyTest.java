@@ -162,22 +162,19 @@ class ConcurrencyTest {
             out.add("refusal " + NativeBridge.refusalReason(s % Operation.values().length, s)
                     + " | " + NativeBridge.scaleMessage(s % ScaleKind.values().length, s, s % 3 == 0 ? -1 : s));
         }
-        long[] ids = new long[states];
-        int[] codes = new int[states];
+        long[] rows = new long[states * NativeCodes.CANDIDATE_LENGTH];
         for (int i = 0; i < states; i++) {
-            ids[i] = 100 + i;
-            codes[i] = i;
+            int at = i * NativeCodes.CANDIDATE_LENGTH;
+            rows[at + NativeCodes.CANDIDATE_ID] = 100 + i;
+            rows[at + NativeCodes.CANDIDATE_STATE] = i;
+            rows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
+            rows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
         }
-        long[] none = new long[states];
-        Arrays.fill(none, -1);
-        long[] versions = new long[states];
         for (int mode : new int[] {NativeCodes.MODE_COMPAT, NativeCodes.MODE_FENCED}) {
-            out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, ids, codes, versions, none, none,
-                    none, new long[] {7, 8}, new long[] {101, 105}, new long[0], new long[0], new long[0], new int[0],
-                    new long[0])));
-            out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, ids, codes, versions, none,
-                    none, none, new long[] {9}, new long[] {-1}, new long[0], new long[0], new long[0], new int[0],
-                    new long[0])));
+            out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, rows, new long[] {7, 8},
+                    new long[] {101, 105}, null, null)));
+            out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, rows, new long[] {9},
+                    new long[] {-1}, null, null)));
         }
         try {
             NativeBridge.nextState(0, states, 0);

@@ -1,5 +1,6 @@
 package org.apache.cloudstack.kubernetes.state;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,8 +72,7 @@ class NativeBridgeBadInputTest {
         bad("mode", () -> NativeBridge.completion(-1, 0, 7, 5, 7, 0));
         bad("mode", () -> NativeBridge.scaleStep(9, 0, 0, 2, 1, -1, 0, -1, 2, 1, false));
         bad("mode", () -> NativeBridge.reconcile(3, 0, 10, 3, false, 0));
-        bad("mode", () -> recovery(5, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-1}, NO_LONGS,
-                NO_LONGS, NO_LONGS));
+        bad("mode", () -> recovery(5, SCALING_FREE, NO_LONGS, NO_LONGS, null, null));
     }
 
     /** What both modes check the same way. */
@@ -124,66 +124,67 @@ class NativeBridgeBadInputTest {
         NativeBridge.entry(COMPAT, 0, 5, 2, -1, false); // compat reads no version
     }
 
-    private static long[] recovery(int mode, long[] ids, int[] states, long[] versions, long[] msids, long[] jobIds,
-            long[] jobClusterIds, long[] ended) {
-        long[] ownerColumn = ids == null || msids.length == ids.length ? msids : new long[ids.length];
-        return NativeBridge.planRecovery(mode, 0, 150_000, ids, states, versions, msids, ownerColumn, ownerColumn, jobIds,
-                jobClusterIds, ended, NO_LONGS, NO_LONGS, new int[0], NO_LONGS);
+    /** One candidate row: id, state, version, owner msid, runid, job. */
+    private static long[] candidate(long id, long state, long version, long msid, long runid, long job) {
+        return new long[] {id, state, version, msid, runid, job};
+    }
+
+    private static final long[] SCALING_FREE = candidate(1, 5, 0, -1, -1, -1);
+    private static final long[] SCALING_HELD = candidate(1, 5, 4, 7, 1, 40);
+
+    private static long[] recovery(int mode, long[] candidates, long[] jobIds, long[] jobClusterIds, long[] ended,
+            long[] hosts) {
+        return NativeBridge.planRecovery(mode, 0, 150_000, candidates, jobIds, jobClusterIds, ended, hosts);
     }
 
     @ParameterizedTest(name = "mode {0}")
     @ValueSource(ints = {COMPAT, FENCED})
     void planRecovery(int mode) {
-        long[] one = {1};
-        int[] scaling = {5};
-        long[] v = {0};
-        long[] free = {-1};
-        bad("clusterIds", () -> recovery(mode, null, scaling, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("clusterStates", () -> recovery(mode, one, null, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, NO_LONGS, null, NO_LONGS));
-        bad("jobIds", () -> recovery(mode, one, scaling, v, free, null, NO_LONGS, NO_LONGS));
-        bad("endedJobIds", () -> recovery(mode, one, scaling, v, free, NO_LONGS, NO_LONGS, null));
-        bad("clusterStates", () -> recovery(mode, new long[] {1, 2}, scaling, new long[2], new long[] {-1, -1},
-                NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("clusterStates", () -> recovery(mode, one, new int[] {STATES}, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("clusterIds", () -> recovery(mode, new long[] {-5}, scaling, v, free, NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("jobClusterIds", () -> recovery(mode, one, scaling, v, free, new long[] {3}, new long[] {-2}, NO_LONGS));
+        bad("candidates", () -> recovery(mode, null, NO_LONGS, NO_LONGS, null, null));
+        bad("jobClusterIds", () -> recovery(mode, SCALING_FREE, NO_LONGS, null, null, null));
+        bad("jobIds", () -> recovery(mode, SCALING_FREE, null, NO_LONGS, null, null));
+        bad("not a multiple of 6", () -> recovery(mode, new long[] {1, 5, 0}, NO_LONGS, NO_LONGS, null, null));
+        bad("candidates[0]: unknown state code", () -> recovery(mode, candidate(1, STATES, 0, -1, -1, -1), NO_LONGS,
+                NO_LONGS, null, null));
+        bad("candidates[0]: unknown state code", () -> recovery(mode, candidate(1, 1L << 40, 0, -1, -1, -1), NO_LONGS,
+                NO_LONGS, null, null));
+        bad("candidates[1]", () -> recovery(mode, concat(SCALING_FREE, candidate(-5, 5, 0, -1, -1, -1)), NO_LONGS,
+                NO_LONGS, null, null));
+        bad("jobClusterIds[0]", () -> recovery(mode, SCALING_FREE, new long[] {3}, new long[] {-2}, null, null));
     }
 
-    /** The fenced pass also reads versions, owners, job ids, hosts and ended jobs (compat reads none of them). */
+    /** The fenced pass also reads versions and owners, and the evidence once a candidate is held (compat never). */
     @Test
-    void fencedRecoveryColumns() {
-        long[] one = {1};
-        int[] scaling = {5};
-        bad("clusterVersions", () -> recovery(FENCED, one, scaling, NO_LONGS, new long[] {-1}, NO_LONGS, NO_LONGS,
-                NO_LONGS));
-        bad("jobClusterIds", () -> recovery(FENCED, one, scaling, new long[] {0}, new long[] {-1}, new long[] {3, 4},
-                new long[] {1}, NO_LONGS));
-        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, 150_000, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[0],
-                new long[] {0}));
-        long[] compat = recovery(COMPAT, one, scaling, NO_LONGS, NO_LONGS, new long[] {3, 4}, new long[] {1}, NO_LONGS);
-        assertEquals(NativeCodes.RECOVERY_RECOVER, compat[0], "compat reads neither versions nor job ids");
-        bad("ownerMsids", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {0}, new long[] {-7},
-                NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("clusterVersions", () -> recovery(FENCED, new long[] {1}, new int[] {5}, new long[] {-1},
-                new long[] {-1}, NO_LONGS, NO_LONGS, NO_LONGS));
-        bad("heartbeatThresholdMillis", () -> NativeBridge.planRecovery(FENCED, 0, -1, NO_LONGS, new int[0],
-                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new int[0],
-                NO_LONGS));
-        bad("endedJobIds[0]", () -> recovery(FENCED, NO_LONGS, new int[0], NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS,
-                new long[] {-2}));
-        bad("hostStatuses", () -> NativeBridge.planRecovery(FENCED, 0, 150_000, NO_LONGS, new int[0], NO_LONGS, NO_LONGS,
-                NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {1}, new long[] {1}, new int[] {9},
-                new long[] {0}));
+    void fencedRecoveryInputs() {
+        bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, -1, -1, -1, -1), NO_LONGS, NO_LONGS, null, null));
+        bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, 0, -7, -1, -1), NO_LONGS, NO_LONGS, null, null));
+        bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, 0, 7, -1, -1), NO_LONGS, NO_LONGS, null, null));
+        long[] compat = recovery(COMPAT, candidate(1, 5, -1, -7, -1, -1), new long[] {3, 4}, new long[] {1}, null, null);
+        assertEquals(NativeCodes.RECOVERY_RECOVER, compat[0], "compat reads neither fence fields, job ids nor evidence");
+        // Unheld: job ids and evidence are never read.
+        assertEquals(NativeCodes.RECOVERY_RECOVER,
+                recovery(FENCED, SCALING_FREE, new long[] {3, 4}, new long[] {9}, null, null)[0]);
+        // Held: the job ids must match, and without evidence the core asks for it, naming the owner's job.
+        bad("jobIds", () -> recovery(FENCED, SCALING_HELD, new long[] {3, 4}, new long[] {9}, null, null));
+        bad("jobIds[0]", () -> recovery(FENCED, SCALING_HELD, new long[] {-3}, new long[] {9}, null, null));
+        assertArrayEquals(new long[] {NativeCodes.RECOVERY_EVIDENCE, 1, 40},
+                recovery(FENCED, SCALING_HELD, new long[] {3}, new long[] {9}, null, null));
+        assertArrayEquals(new long[] {NativeCodes.RECOVERY_EVIDENCE, 1, 40},
+                recovery(FENCED, SCALING_HELD, NO_LONGS, NO_LONGS, NO_LONGS, null));
+        bad("endedJobIds[0]", () -> recovery(FENCED, SCALING_HELD, NO_LONGS, NO_LONGS, new long[] {-2}, NO_LONGS));
+        bad("not a multiple of 4", () -> recovery(FENCED, SCALING_HELD, NO_LONGS, NO_LONGS, NO_LONGS,
+                new long[] {7, 1, 0}));
+        bad("hosts[0]: unknown host status code 9", () -> recovery(FENCED, SCALING_HELD, NO_LONGS, NO_LONGS, NO_LONGS,
+                new long[] {7, 1, 9, 0}));
+        bad("hosts[0]", () -> recovery(FENCED, SCALING_HELD, NO_LONGS, NO_LONGS, NO_LONGS, new long[] {7, 1, 0, -1}));
+        bad("heartbeatThresholdMillis", () -> NativeBridge.planRecovery(FENCED, 0, -1, NO_LONGS, NO_LONGS, NO_LONGS,
+                null, null));
     }
 
-    @Test
-    void setLogLevelAndForcePanic() {
-        bad("level", () -> NativeBridge.setLogLevel(6));
-        bad("level", () -> NativeBridge.setLogLevel(-1));
-        bad("message", () -> NativeTestHooks.forcePanic(null));
-        NativeLog.syncLevel(); // restore the mirrored level after the failed calls
+    private static long[] concat(long[] a, long[] b) {
+        long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Test

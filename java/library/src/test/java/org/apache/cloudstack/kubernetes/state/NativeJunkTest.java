@@ -54,8 +54,9 @@ class NativeJunkTest {
     private static int events;
     private static Level nativeLoggerLevel;
     private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
-    private static final long[] HUGE_IDS = new long[HUGE];
-    private static final int[] HUGE_STATES = new int[HUGE];
+    /** A huge scan: a hundred thousand candidate rows, a million jobs. */
+    private static final int HUGE_CANDIDATES = 100_000;
+    private static final long[] HUGE_ROWS = new long[HUGE_CANDIDATES * NativeCodes.CANDIDATE_LENGTH];
     private static final long[] HUGE_JOBS = new long[HUGE];
 
     @BeforeAll
@@ -64,9 +65,10 @@ class NativeJunkTest {
         states = NativeLibrary.stateNames().length;
         events = NativeLibrary.eventNames().length;
         for (int i = 0; i < HUGE; i++) {
-            HUGE_IDS[i] = i;
-            HUGE_STATES[i] = i % states;
             HUGE_JOBS[i] = i * 3L;
+        }
+        for (int i = 0; i < HUGE_CANDIDATES; i++) {
+            candidateRow(HUGE_ROWS, i, i, i % states);
         }
         // Junk panics and junk log levels send records across JNI: Log4j drops them here.
         nativeLoggerLevel = setNativeLoggerLevel(Level.OFF);
@@ -306,45 +308,47 @@ class NativeJunkTest {
     @Test
     void arrays() {
         hammer("planRecovery", 14, j -> {
-            long[] ids;
-            int[] clusterStates;
+            long[] rows;
             long[] jobs;
-            if (j.rare(2000)) { // huge, and sometimes one element short
+            boolean valid;
+            if (j.rare(2000)) { // huge, and sometimes one element short of whole rows
                 boolean shorter = j.random.nextBoolean();
-                ids = HUGE_IDS;
-                clusterStates = shorter ? Arrays.copyOf(HUGE_STATES, HUGE - 1) : HUGE_STATES;
+                rows = shorter ? Arrays.copyOf(HUGE_ROWS, HUGE_ROWS.length - 1) : HUGE_ROWS;
                 jobs = HUGE_JOBS;
+                valid = !shorter;
             } else {
                 int n = j.length();
-                int m = j.rare(4) ? j.length() : n; // mismatched lengths
-                ids = j.rare(30) ? null : new long[n];
-                clusterStates = j.rare(30) ? null : new int[m];
+                boolean whole = !j.rare(4);
+                rows = j.rare(30) ? null : new long[n * NativeCodes.CANDIDATE_LENGTH - (whole || n == 0 ? 0 : 1)];
                 jobs = j.rare(30) ? null : (j.rare(500) ? HUGE_JOBS : new long[j.length()]);
                 boolean clean = !j.rare(3);
-                for (int i = 0; ids != null && i < ids.length; i++) {
-                    ids[i] = clean ? j.random.nextInt(64) : j.id();
-                }
-                for (int i = 0; clusterStates != null && i < clusterStates.length; i++) {
-                    clusterStates[i] = clean ? j.random.nextInt(states) : j.code(states);
+                valid = rows != null && jobs != null && (whole || n == 0);
+                for (int i = 0; rows != null && i + NativeCodes.CANDIDATE_LENGTH <= rows.length;
+                        i += NativeCodes.CANDIDATE_LENGTH) {
+                    long id = clean ? j.random.nextInt(64) : j.id();
+                    long state = clean ? j.random.nextInt(states) : j.code(states);
+                    candidateRow(rows, i / NativeCodes.CANDIDATE_LENGTH, id, state);
+                    valid &= id >= 0 && state >= 0 && state < states;
                 }
                 for (int i = 0; jobs != null && jobs != HUGE_JOBS && i < jobs.length; i++) {
                     jobs[i] = clean ? j.random.nextInt(66) - 1 : j.id();
+                    valid &= jobs[i] >= -1;
                 }
             }
-            boolean valid = ids != null && clusterStates != null && jobs != null && ids.length == clusterStates.length
-                    && Arrays.stream(ids).allMatch(id -> id >= 0)
-                    && Arrays.stream(clusterStates).allMatch(s -> valid(s, states))
-                    && Arrays.stream(jobs).allMatch(id -> id >= -1);
-            int n = ids == null ? 0 : ids.length;
-            long[] none = new long[n];
-            Arrays.fill(none, -1);
             long[] jobIds = jobs == null ? new long[0] : new long[jobs.length];
-            return expect(valid, () -> {
-                long[] plan = NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, ids, clusterStates, none, none, none,
-                        none, jobIds, jobs, new long[0], new long[0], new long[0], new int[0], new long[0]);
-                return NativeModeJunkTest.wellFormed(plan);
-            });
+            long[] candidates = rows;
+            return expect(valid, () -> NativeModeJunkTest.wellFormed(NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0,
+                    150_000, candidates, jobIds, jobs, null, null)));
         });
+    }
+
+    /** Row {@code i} of a packed candidate array: a free row (compat's fence fields are never read). */
+    private static void candidateRow(long[] rows, int i, long id, long state) {
+        int at = i * NativeCodes.CANDIDATE_LENGTH;
+        rows[at + NativeCodes.CANDIDATE_ID] = id;
+        rows[at + NativeCodes.CANDIDATE_STATE] = state;
+        rows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
+        rows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -228,7 +229,9 @@ class NativeLibraryLoaderTest {
         assertEquals(Files.size(builtLibrary()), Files.size(extracted));
     }
 
+    /** The jar that ships (both platforms): not in make check's host-only build. */
     @Test
+    @Tag("shipping-jar")
     void theJarCarriesBothLinuxPlatformsAndLoadsThisOnesBuild() throws Exception {
         assertEquals(List.of("linux-x86_64", "linux-aarch64"), NativePlatform.carried());
         List<String> out = probeOutput("-Djava.io.tmpdir=" + tmp, "-Djava.library.path=" + tmp);
@@ -237,7 +240,9 @@ class NativeLibraryLoaderTest {
                 "a library named by path comes from no jar folder");
     }
 
+    /** The jar that ships (both platforms): not in make check's host-only build. */
     @Test
+    @Tag("shipping-jar")
     void aPlatformTheJarLacksFailsWithOneClearMessage() throws Exception {
         for (String platform : List.of("linux-x86_64-musl", "linux-aarch64-musl", "freebsd-riscv64")) {
             List<String> out = probe("-D" + NativeLibrary.PLATFORM_PROPERTY + "=" + platform,

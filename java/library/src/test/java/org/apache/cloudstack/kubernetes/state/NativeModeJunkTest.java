@@ -92,6 +92,9 @@ class NativeModeJunkTest {
 
     /** A recovery plan's layout: [kind, n, n x 3]. */
     static boolean wellFormed(long[] plan) {
+        if (plan.length >= 2 && plan[0] == NativeCodes.RECOVERY_EVIDENCE) {
+            return plan.length == 2 + plan[1];
+        }
         return plan.length >= 2 && plan.length == 2 + 3 * plan[1] && (plan[0] == NativeCodes.RECOVERY_SKIP
                 || plan[0] == NativeCodes.RECOVERY_WAIT || plan[0] == NativeCodes.RECOVERY_RECOVER);
     }
@@ -159,6 +162,19 @@ class NativeModeJunkTest {
         return a;
     }
 
+    /** {@code n} packed rows of {@code stride} longs, field f in ranges[f] when clean; junk: null, torn, any value. */
+    private static long[] rows(NativeJunkTest.Junk j, int n, boolean clean, int stride, long[][] ranges) {
+        if (!clean && j.rare(25)) {
+            return null;
+        }
+        long[] a = new long[n * stride + (!clean && j.rare(6) ? 1 + j.random.nextInt(stride - 1) : 0)];
+        for (int i = 0; i < a.length; i++) {
+            long[] r = ranges[i % stride];
+            a[i] = clean ? r[0] + j.random.nextInt((int) (r[1] - r[0] + 1)) : j.id();
+        }
+        return a;
+    }
+
     private static int[] ints(NativeJunkTest.Junk j, int n, boolean clean, int bound) {
         if (!clean && j.rare(25)) {
             return null;
@@ -180,21 +196,17 @@ class NativeModeJunkTest {
             int n = j.length();
             int jobs = j.length();
             int hosts = j.random.nextInt(5);
-            long[] ids = longs(j, n, clean, 0, 50);
-            int[] clusterStates = ints(j, n, clean, states);
-            long[] versions = longs(j, n, clean, 0, 900);
-            long[] msids = longs(j, n, clean, -1, 3);
-            long[] runids = longs(j, n, clean, 0, 3);
-            long[] ownerJobs = longs(j, n, clean, -1, 20);
+            // id, state, version, owner msid, runid, job: each field's clean range.
+            long[][] candidateRanges = {{0, 50}, {0, states - 1}, {0, 900}, {-1, 3}, {0, 3}, {-1, 20}};
+            long[] candidates = rows(j, n, clean, NativeCodes.CANDIDATE_LENGTH, candidateRanges);
             long[] jobIds = longs(j, jobs, clean, 0, 20);
             long[] jobClusters = longs(j, jobs, clean, -1, 50);
-            long[] hostMsids = longs(j, hosts, clean, 0, 3);
-            long[] hostRunids = longs(j, hosts, clean, 0, 3);
-            int[] statuses = ints(j, hosts, clean, 3);
-            long[] ages = longs(j, hosts, clean, 0, 400);
+            long[][] hostRanges = {{0, 3}, {0, 3}, {0, 2}, {0, 400}}; // msid, runid, status, age
+            long[] hostRows = rows(j, hosts, clean, NativeCodes.HOST_ROW_LENGTH, hostRanges);
+            boolean evidence = j.random.nextBoolean();
             return answer(clean, () -> {
-                long[] plan = NativeBridge.planRecovery(m, p, 150_000, ids, clusterStates, versions, msids, runids, ownerJobs,
-                        jobIds, jobClusters, new long[0], hostMsids, hostRunids, statuses, ages);
+                long[] plan = NativeBridge.planRecovery(m, p, 150_000, candidates, jobIds, jobClusters,
+                        evidence ? new long[0] : null, evidence ? hostRows : null);
                 assertTrue(wellFormed(plan), "plan layout");
             });
         });

@@ -3,8 +3,11 @@ package org.apache.cloudstack.kubernetes.state.internal;
 import java.util.List;
 import java.util.Objects;
 
-/** What one status-scanner pass does about orphaned operations, in either mode. Immutable. */
-public record RecoveryPlan<S, E>(Kind kind, List<ClusterRecovery<S, E>> recoveries) {
+/**
+ * What one status-scanner pass does about orphaned operations, in either mode. Immutable.
+ * {@code ownerJobsToCheck}: NEEDS_OWNER_EVIDENCE only, the owners' jobs whose status the core needs.
+ */
+public record RecoveryPlan<S, E>(Kind kind, List<ClusterRecovery<S, E>> recoveries, List<Long> ownerJobsToCheck) {
     /** The plan's verdict. */
     public enum Kind {
         /** No candidate: skip the job lookup entirely. */
@@ -15,16 +18,27 @@ public record RecoveryPlan<S, E>(Kind kind, List<ClusterRecovery<S, E>> recoveri
          */
         WAIT,
         /** Fail (fenced, held at rest: release) {@link #recoveries()} (may be empty). */
-        RECOVER
+        RECOVER,
+        /**
+         * A candidate is held (fenced): read the hosts and which of {@link #ownerJobsToCheck()} ended,
+         * then plan again with them.
+         */
+        NEEDS_OWNER_EVIDENCE
     }
 
     public RecoveryPlan {
         Objects.requireNonNull(kind, "kind");
         recoveries = List.copyOf(recoveries);
+        ownerJobsToCheck = List.copyOf(ownerJobsToCheck);
+    }
+
+    /** A plan that asks for nothing. */
+    public RecoveryPlan(Kind kind, List<ClusterRecovery<S, E>> recoveries) {
+        this(kind, recoveries, List.of());
     }
 
     @Override
     public String toString() {
-        return kind + " " + recoveries;
+        return kind + " " + (kind == Kind.NEEDS_OWNER_EVIDENCE ? ownerJobsToCheck : recoveries);
     }
 }

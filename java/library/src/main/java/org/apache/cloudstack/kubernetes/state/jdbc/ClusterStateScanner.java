@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,17 +36,17 @@ import org.apache.logging.log4j.Logger;
  *
  * <p><b>Orphan recovery</b>: reads the CloudManaged candidates (in an operation's state; fenced: or
  * held, with version and owner) and commits; without one the pass ends. Then the IN_PROGRESS cluster
- * jobs ({@link AsyncJobLookup}); fenced also {@code mshost}, heartbeat ages computed by the database,
- * and whether owners' jobs have ended. The core plans; each recovery is one compare-and-set on the
- * token read, so an operation that ended or began since makes it miss, and a job created after the
- * cluster read is still seen.
+ * jobs ({@link AsyncJobLookup}). The core plans; when a candidate is held it first asks for the owner
+ * evidence: {@code mshost} (heartbeat ages computed by the database) and which of the owners' jobs it
+ * names have ended. Each recovery is one compare-and-set on the token read, so an operation that ended
+ * or began since makes it miss, and a job created after the cluster read is still seen.
  *
  * <p><b>Alert reconciliation and fault detection</b>: one grouped query lists the Alert and Running
  * clusters with a summary of their VMs; the core plans steps per cluster, applied in order on the row
  * as listed, stopping at the first miss (a recovery is completed only by the pass that started it).
  *
- * <p>Statements per pass: recovery 1 without a candidate, else 2 (fenced 3), +1 for jobs known by
- * uuid only, + one per write; reconciliation 1 + one per step applied. Neither grows with the clusters.
+ * <p>Statements per pass: recovery 1 without a candidate, else 2, +1 for the hosts when a candidate is
+ * held and +1 when its owner's job is not IN_PROGRESS, +1 for jobs known by uuid only, + one per write; reconciliation 1 + one per step applied. Neither grows with the clusters.
  */
 public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterStateScanner.class);
@@ -155,16 +154,17 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
-        List<MsHost> hosts = List.of();
-        if (fenced) {
-            hosts = hosts(c);
+        long[] jobIds = jobs.jobIds();
+        ClusterStateMachine<S, E> judge = machine.withHeartbeatThreshold(heartbeatThreshold.getAsLong());
+        RecoveryPlan<S, E> plan = judge.planRecovery(candidates, jobIds, jobs.clusterIds());
+        if (plan.kind() == RecoveryPlan.Kind.NEEDS_OWNER_EVIDENCE) {
+            // After the candidates and the jobs: an owner's runid is then already in mshost.
+            List<MsHost> hosts = hosts(c);
             c.commit();
+            long[] ended = endedJobs(c, plan.ownerJobsToCheck());
+            plan = judge.planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
         }
         listener.jobsRead();
-        long[] jobIds = jobs.jobIds();
-        long[] ended = endedOwnerJobs(c, candidates, jobIds);
-        RecoveryPlan<S, E> plan = machine.withHeartbeatThreshold(heartbeatThreshold.getAsLong())
-                .planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
         if (plan.kind() == RecoveryPlan.Kind.WAIT) {
             List<Long> unknown = new ArrayList<>();
             for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {
@@ -207,28 +207,14 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         return new RecoveryResult<>(kind, candidateIds, planned, unknown, counter.count(), apply);
     }
 
-    /**
-     * Owners' jobs whose rows say they ended: their operations ended without releasing the cluster.
-     * Asked only for owners whose job is not IN_PROGRESS, so most passes (and every compat one) ask none.
-     */
-    private static <S> long[] endedOwnerJobs(Connection c, List<ClusterSnapshot<S>> candidates, long[] inProgress)
-            throws SQLException {
-        Set<Long> asked = new LinkedHashSet<>();
-        for (ClusterSnapshot<S> k : candidates) {
-            Owner o = k.row().owner();
-            if (o != null && o.hasJob()) {
-                asked.add(o.jobId());
-            }
-        }
-        if (asked.isEmpty()) {
+    /** Those of {@code jobs} (owners' jobs the core asked about) whose rows say they ended. */
+    private static long[] endedJobs(Connection c, List<Long> jobs) throws SQLException {
+        if (jobs.isEmpty()) {
             return new long[0];
-        }
-        for (long j : inProgress) {
-            asked.remove(j);
         }
         List<Long> ended = new ArrayList<>();
         InChunks.query(c, "SELECT id FROM async_job WHERE job_status <> " + AsyncJobLookup.IN_PROGRESS + " AND id IN ",
-                "", new ArrayList<>(asked), InChunks.LONGS, rs -> ended.add(rs.getLong(1)), c::commit);
+                "", jobs, InChunks.LONGS, rs -> ended.add(rs.getLong(1)), c::commit);
         return ended.stream().mapToLong(Long::longValue).toArray();
     }
 

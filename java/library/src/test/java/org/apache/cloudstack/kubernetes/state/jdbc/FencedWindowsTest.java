@@ -330,12 +330,16 @@ class FencedWindowsTest {
         ClusterOperationGuard<State, Event> a = ModeFixtures.guard(db, mode, new Owner(MS1, 1, jobA));
         OperationEntry<State, Event> entryA = enter(a, id, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         ClusterStateScanner<State, Event> scanner = ModeFixtures.scanner(db, mode, Owner.of(MS3, 1));
-        assertEquals(List.of(), scanner.recoverOrphanedOperationStates().recoveredIds(),
-                "a live operation with its job in progress is never touched");
+        RecoveryResult<State> live = scanner.recoverOrphanedOperationStates();
+        assertEquals(List.of(), live.recoveredIds(), "a live operation with its job in progress is never touched");
+        // Fenced, the core asks for the hosts (the cluster is held), not for the job it saw in progress.
+        assertEquals(mode == StateMode.FENCED ? 3 : 2, live.statements(), "candidates, jobs (fenced: hosts)");
         // Its completion write failed (a database error), then the worker ended its job; the server stays up.
         f.update("UPDATE async_job SET job_status = 2 WHERE id = " + jobA);
         RecoveryResult<State> r = scanner.recoverOrphanedOperationStates();
         assertEquals(List.of(id), r.recoveredIds(), "the ended operation's cluster is recovered, server up or not");
+        assertEquals(mode == StateMode.FENCED ? 5 : 3, r.statements(),
+                "candidates, jobs (fenced: hosts, whether the owner's job ended), one compare-and-set");
         assertEquals(State.Alert, f.state(id));
         assertFalse(a.complete(id, entryA, Outcome.SUCCEEDED), "a late completion misses");
         assertEquals(State.Alert, f.state(id));

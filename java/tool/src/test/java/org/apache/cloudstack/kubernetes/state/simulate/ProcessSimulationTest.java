@@ -51,6 +51,12 @@ class ProcessSimulationTest {
     @EnumSource(StateMode.class)
     void serversAsProcessesSurviveKillsAndPauses(StateMode mode) throws Exception {
         String url = simulationUrl();
+        // A stock server: the pools must fit MariaDB's default (a script that raises it hides eager pools).
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+                java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT @@max_connections")) {
+            assertTrue(rs.next());
+            assertEquals(151, rs.getInt(1), "the test server's max_connections is MariaDB's default");
+        }
         Set<String> foldersBefore = runFolders();
         // 3 servers, 16 clusters, 160 operations 40 ms apart (about 6 s) of up to 400 ms of work, 4 crashes.
         SimulationConfig config = new SimulationConfig(3, 16, 160, 4, 11L, 60, 4, 200, 40, 40, 0.1, 0.1, false, url,
