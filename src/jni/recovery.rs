@@ -9,7 +9,9 @@ use jni::JNIEnv;
 
 use super::arrays::{array_length, new_longs, read_longs, same_length, LongChunks};
 use super::codec;
-use super::codes::{candidate, gone, host, host_row, recovery, recovery_entry, recovery_header};
+use super::codes::{
+    candidate, candidate_width, gone, host, host_row, recovery, recovery_entry, recovery_header,
+};
 use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use super::operations::machine;
 use super::results;
@@ -53,12 +55,17 @@ fn rows<'v>(
     Ok(values.chunks_exact(stride))
 }
 
-/// The candidate rows; the fence fields (version, owner) only where the mode has them.
+/// The candidate rows: a fenced row has the fence fields (version, owner), a compat row not.
 fn candidates(machine: StateMachine, values: &[jlong]) -> BridgeResult<Vec<Candidate>> {
     const ARG: &str = "candidates";
     let field = |r: &[jlong], f: i32| r[f as usize];
-    let mut out = Vec::with_capacity(values.len() / candidate::LENGTH as usize);
-    for (i, r) in rows(ARG, values, candidate::LENGTH)?.enumerate() {
+    let width = if machine.mode.reads_fence() {
+        candidate_width::FENCED
+    } else {
+        candidate_width::COMPAT
+    };
+    let mut out = Vec::with_capacity(values.len() / width as usize);
+    for (i, r) in rows(ARG, values, width)?.enumerate() {
         let state = codec::state_at(ARG, i, field(r, candidate::STATE))?;
         let row = if machine.mode.reads_fence() {
             let owner = match optional_id(ARG, i, field(r, candidate::OWNER_MSID))? {

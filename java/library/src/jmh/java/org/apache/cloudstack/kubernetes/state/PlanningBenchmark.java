@@ -63,13 +63,11 @@ public class PlanningBenchmark {
             candidates.add(new ClusterSnapshot<>(ids[i], orphanStates[random.nextInt(orphanStates.length)]));
         }
         List<String> stateNames = List.of(NativeLibrary.stateNames()); // a state's code is its index here
-        candidateRows = new long[clusters * NativeCodes.CANDIDATE_LENGTH];
+        candidateRows = new long[clusters * NativeCodes.CANDIDATE_WIDTH_COMPAT];
         for (int i = 0; i < clusters; i++) {
-            int at = i * NativeCodes.CANDIDATE_LENGTH;
+            int at = i * NativeCodes.CANDIDATE_WIDTH_COMPAT;
             candidateRows[at + NativeCodes.CANDIDATE_ID] = ids[i];
             candidateRows[at + NativeCodes.CANDIDATE_STATE] = stateNames.indexOf(candidates.get(i).state().name());
-            candidateRows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
-            candidateRows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
         }
         int jobs = JOBS_PER_CLUSTER * clusters;
         jobClusterIds = new long[jobs];

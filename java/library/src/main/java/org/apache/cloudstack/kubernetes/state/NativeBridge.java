@@ -94,7 +94,7 @@ final class NativeBridge {
 
     /**
      * Recovery pass; a server whose heartbeat is older than heartbeatThresholdMillis is gone.
-     * candidates: {@code CANDIDATE_LENGTH} longs per row ({@code CANDIDATE_*}: id, state code, then
+     * candidates: {@code CANDIDATE_WIDTH_FENCED} longs per row ({@code CANDIDATE_*}: id, state code, then
      * version, owner msid (-1 not held), runid, job id (-1 none), read in fenced mode only);
      * IN_PROGRESS jobs: ids and cluster ids (-1 unknown), the ids read only when the core asks for owner
      * evidence; endedJobIds (owners' jobs that exist and are no longer IN_PROGRESS) and hosts

@@ -54,7 +54,8 @@ final class NativeCodes {
     static final int CANDIDATE_OWNER_MSID = 3;
     static final int CANDIDATE_OWNER_RUNID = 4;
     static final int CANDIDATE_OWNER_JOB = 5;
-    static final int CANDIDATE_LENGTH = 6;
+    static final int CANDIDATE_WIDTH_COMPAT = 2;
+    static final int CANDIDATE_WIDTH_FENCED = 6;
     static final int HOST_ROW_MSID = 0;
     static final int HOST_ROW_RUNID = 1;
     static final int HOST_ROW_STATUS = 2;

@@ -8,10 +8,10 @@ final class RecoveryColumns {
     private RecoveryColumns() {
     }
 
-    /** The candidates, {@code CANDIDATE_LENGTH} longs each (the fence fields left 0 / -1 in compat mode). */
+    /** The candidates: {@code CANDIDATE_WIDTH_FENCED} longs each in fenced mode, {@code CANDIDATE_WIDTH_COMPAT} in compat. */
     static <S extends Enum<S>> long[] candidates(List<ClusterSnapshot<S>> candidates, EnumBinding<S> binding,
             boolean fenced) {
-        int stride = NativeCodes.CANDIDATE_LENGTH;
+        int stride = fenced ? NativeCodes.CANDIDATE_WIDTH_FENCED : NativeCodes.CANDIDATE_WIDTH_COMPAT;
         long[] out = new long[candidates.size() * stride];
         for (int i = 0; i < candidates.size(); i++) {
             ClusterSnapshot<S> c = candidates.get(i);
@@ -25,11 +25,13 @@ final class RecoveryColumns {
             }
             out[at + NativeCodes.CANDIDATE_ID] = c.id();
             out[at + NativeCodes.CANDIDATE_STATE] = state;
-            Owner o = fenced ? c.row().owner() : null;
-            out[at + NativeCodes.CANDIDATE_VERSION] = fenced ? c.row().version() : 0;
-            out[at + NativeCodes.CANDIDATE_OWNER_MSID] = o == null ? -1 : o.msid();
-            out[at + NativeCodes.CANDIDATE_OWNER_RUNID] = o == null ? -1 : o.runid();
-            out[at + NativeCodes.CANDIDATE_OWNER_JOB] = o == null ? -1 : o.jobId();
+            if (fenced) {
+                Owner o = c.row().owner();
+                out[at + NativeCodes.CANDIDATE_VERSION] = c.row().version();
+                out[at + NativeCodes.CANDIDATE_OWNER_MSID] = o == null ? -1 : o.msid();
+                out[at + NativeCodes.CANDIDATE_OWNER_RUNID] = o == null ? -1 : o.runid();
+                out[at + NativeCodes.CANDIDATE_OWNER_JOB] = o == null ? -1 : o.jobId();
+            }
         }
         return out;
     }

@@ -162,15 +162,18 @@ class ConcurrencyTest {
             out.add("refusal " + NativeBridge.refusalReason(s % Operation.values().length, s)
                     + " | " + NativeBridge.scaleMessage(s % ScaleKind.values().length, s, s % 3 == 0 ? -1 : s));
         }
-        long[] rows = new long[states * NativeCodes.CANDIDATE_LENGTH];
-        for (int i = 0; i < states; i++) {
-            int at = i * NativeCodes.CANDIDATE_LENGTH;
-            rows[at + NativeCodes.CANDIDATE_ID] = 100 + i;
-            rows[at + NativeCodes.CANDIDATE_STATE] = i;
-            rows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
-            rows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
-        }
         for (int mode : new int[] {NativeCodes.MODE_COMPAT, NativeCodes.MODE_FENCED}) {
+            int width = mode == NativeCodes.MODE_FENCED ? NativeCodes.CANDIDATE_WIDTH_FENCED
+                    : NativeCodes.CANDIDATE_WIDTH_COMPAT;
+            long[] rows = new long[states * width];
+            for (int i = 0; i < states; i++) {
+                rows[i * width + NativeCodes.CANDIDATE_ID] = 100 + i;
+                rows[i * width + NativeCodes.CANDIDATE_STATE] = i;
+                if (width == NativeCodes.CANDIDATE_WIDTH_FENCED) {
+                    rows[i * width + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
+                    rows[i * width + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
+                }
+            }
             out.add("recover " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, rows, new long[] {7, 8},
                     new long[] {101, 105}, null, null)));
             out.add("recover wait " + Arrays.toString(NativeBridge.planRecovery(mode, 0, 150_000, rows, new long[] {9},

@@ -124,9 +124,15 @@ class NativeBridgeBadInputTest {
         NativeBridge.entry(COMPAT, 0, 5, 2, -1, false); // compat reads no version
     }
 
-    /** One candidate row: id, state, version, owner msid, runid, job. */
+    /** One fenced candidate row: id, state, version, owner msid, runid, job. */
     private static long[] candidate(long id, long state, long version, long msid, long runid, long job) {
         return new long[] {id, state, version, msid, runid, job};
+    }
+
+    /** A free candidate row in {@code mode}'s width (compat: id and state only). */
+    private static long[] free(int mode, long id, long state) {
+        long[] row = candidate(id, state, 0, -1, -1, -1);
+        return mode == FENCED ? row : java.util.Arrays.copyOf(row, NativeCodes.CANDIDATE_WIDTH_COMPAT);
     }
 
     private static final long[] SCALING_FREE = candidate(1, 5, 0, -1, -1, -1);
@@ -141,16 +147,16 @@ class NativeBridgeBadInputTest {
     @ValueSource(ints = {COMPAT, FENCED})
     void planRecovery(int mode) {
         bad("candidates", () -> recovery(mode, null, NO_LONGS, NO_LONGS, null, null));
-        bad("jobClusterIds", () -> recovery(mode, SCALING_FREE, NO_LONGS, null, null, null));
-        bad("jobIds", () -> recovery(mode, SCALING_FREE, null, NO_LONGS, null, null));
-        bad("not a multiple of 6", () -> recovery(mode, new long[] {1, 5, 0}, NO_LONGS, NO_LONGS, null, null));
-        bad("candidates[0]: unknown state code", () -> recovery(mode, candidate(1, STATES, 0, -1, -1, -1), NO_LONGS,
+        bad("jobClusterIds", () -> recovery(mode, free(mode, 1, 5), NO_LONGS, null, null, null));
+        bad("jobIds", () -> recovery(mode, free(mode, 1, 5), null, NO_LONGS, null, null));
+        bad("is not a multiple of", () -> recovery(mode, new long[] {1, 5, 0}, NO_LONGS, NO_LONGS, null, null));
+        bad("candidates[0]: unknown state code", () -> recovery(mode, free(mode, 1, STATES), NO_LONGS,
                 NO_LONGS, null, null));
-        bad("candidates[0]: unknown state code", () -> recovery(mode, candidate(1, 1L << 40, 0, -1, -1, -1), NO_LONGS,
+        bad("candidates[0]: unknown state code", () -> recovery(mode, free(mode, 1, 1L << 40), NO_LONGS,
                 NO_LONGS, null, null));
-        bad("candidates[1]", () -> recovery(mode, concat(SCALING_FREE, candidate(-5, 5, 0, -1, -1, -1)), NO_LONGS,
+        bad("candidates[1]", () -> recovery(mode, concat(free(mode, 1, 5), free(mode, -5, 5)), NO_LONGS,
                 NO_LONGS, null, null));
-        bad("jobClusterIds[0]", () -> recovery(mode, SCALING_FREE, new long[] {3}, new long[] {-2}, null, null));
+        bad("jobClusterIds[0]", () -> recovery(mode, free(mode, 1, 5), new long[] {3}, new long[] {-2}, null, null));
     }
 
     /** The fenced pass also reads versions and owners, and the evidence once a candidate is held (compat never). */
@@ -159,8 +165,10 @@ class NativeBridgeBadInputTest {
         bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, -1, -1, -1, -1), NO_LONGS, NO_LONGS, null, null));
         bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, 0, -7, -1, -1), NO_LONGS, NO_LONGS, null, null));
         bad("candidates[0]", () -> recovery(FENCED, candidate(1, 5, 0, 7, -1, -1), NO_LONGS, NO_LONGS, null, null));
-        long[] compat = recovery(COMPAT, candidate(1, 5, -1, -7, -1, -1), new long[] {3, 4}, new long[] {1}, null, null);
-        assertEquals(NativeCodes.RECOVERY_RECOVER, compat[0], "compat reads neither fence fields, job ids nor evidence");
+        long[] compat = recovery(COMPAT, free(COMPAT, 1, 5), new long[] {3, 4}, new long[] {1}, null, null);
+        assertEquals(NativeCodes.RECOVERY_RECOVER, compat[0], "compat reads neither job ids nor evidence");
+        // A compat row has no fence fields: a fenced row reads as three compat rows, the second (-1, -7) refused.
+        bad("candidates[1]", () -> recovery(COMPAT, candidate(1, 5, -1, -7, -1, -1), NO_LONGS, NO_LONGS, null, null));
         // Unheld: job ids and evidence are never read.
         assertEquals(NativeCodes.RECOVERY_RECOVER,
                 recovery(FENCED, SCALING_FREE, new long[] {3, 4}, new long[] {9}, null, null)[0]);

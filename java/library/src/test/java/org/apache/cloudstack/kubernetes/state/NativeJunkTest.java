@@ -56,7 +56,7 @@ class NativeJunkTest {
     private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
     /** A huge scan: a hundred thousand candidate rows, a million jobs. */
     private static final int HUGE_CANDIDATES = 100_000;
-    private static final long[] HUGE_ROWS = new long[HUGE_CANDIDATES * NativeCodes.CANDIDATE_LENGTH];
+    private static final long[] HUGE_ROWS = new long[HUGE_CANDIDATES * NativeCodes.CANDIDATE_WIDTH_COMPAT];
     private static final long[] HUGE_JOBS = new long[HUGE];
 
     @BeforeAll
@@ -319,15 +319,15 @@ class NativeJunkTest {
             } else {
                 int n = j.length();
                 boolean whole = !j.rare(4);
-                rows = j.rare(30) ? null : new long[n * NativeCodes.CANDIDATE_LENGTH - (whole || n == 0 ? 0 : 1)];
+                rows = j.rare(30) ? null : new long[n * NativeCodes.CANDIDATE_WIDTH_COMPAT - (whole || n == 0 ? 0 : 1)];
                 jobs = j.rare(30) ? null : (j.rare(500) ? HUGE_JOBS : new long[j.length()]);
                 boolean clean = !j.rare(3);
                 valid = rows != null && jobs != null && (whole || n == 0);
-                for (int i = 0; rows != null && i + NativeCodes.CANDIDATE_LENGTH <= rows.length;
-                        i += NativeCodes.CANDIDATE_LENGTH) {
+                for (int i = 0; rows != null && i + NativeCodes.CANDIDATE_WIDTH_COMPAT <= rows.length;
+                        i += NativeCodes.CANDIDATE_WIDTH_COMPAT) {
                     long id = clean ? j.random.nextInt(64) : j.id();
                     long state = clean ? j.random.nextInt(states) : j.code(states);
-                    candidateRow(rows, i / NativeCodes.CANDIDATE_LENGTH, id, state);
+                    candidateRow(rows, i / NativeCodes.CANDIDATE_WIDTH_COMPAT, id, state);
                     valid &= id >= 0 && state >= 0 && state < states;
                 }
                 for (int i = 0; jobs != null && jobs != HUGE_JOBS && i < jobs.length; i++) {
@@ -342,13 +342,11 @@ class NativeJunkTest {
         });
     }
 
-    /** Row {@code i} of a packed candidate array: a free row (compat's fence fields are never read). */
+    /** Row {@code i} of a packed compat candidate array. */
     private static void candidateRow(long[] rows, int i, long id, long state) {
-        int at = i * NativeCodes.CANDIDATE_LENGTH;
+        int at = i * NativeCodes.CANDIDATE_WIDTH_COMPAT;
         rows[at + NativeCodes.CANDIDATE_ID] = id;
         rows[at + NativeCodes.CANDIDATE_STATE] = state;
-        rows[at + NativeCodes.CANDIDATE_OWNER_MSID] = -1;
-        rows[at + NativeCodes.CANDIDATE_OWNER_JOB] = -1;
     }
 
     @Test

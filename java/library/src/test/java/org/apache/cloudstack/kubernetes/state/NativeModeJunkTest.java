@@ -198,7 +198,8 @@ class NativeModeJunkTest {
             int hosts = j.random.nextInt(5);
             // id, state, version, owner msid, runid, job: each field's clean range.
             long[][] candidateRanges = {{0, 50}, {0, states - 1}, {0, 900}, {-1, 3}, {0, 3}, {-1, 20}};
-            long[] candidates = rows(j, n, clean, NativeCodes.CANDIDATE_LENGTH, candidateRanges);
+            int width = md == StateMode.FENCED ? NativeCodes.CANDIDATE_WIDTH_FENCED : NativeCodes.CANDIDATE_WIDTH_COMPAT;
+            long[] candidates = rows(j, n, clean, width, candidateRanges);
             long[] jobIds = longs(j, jobs, clean, 0, 20);
             long[] jobClusters = longs(j, jobs, clean, -1, 50);
             long[][] hostRanges = {{0, 3}, {0, 3}, {0, 2}, {0, 400}}; // msid, runid, status, age
