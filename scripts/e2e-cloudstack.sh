@@ -4,29 +4,37 @@
 # MAC address: com.cloud.utils.net.MacAddress), a CKS operation interrupted by a SIGKILL, the cluster
 # recovered; in compat mode, then in fenced mode. Not part of make test (docs/e2e-cloudstack.md).
 #
-#   scripts/e2e-cloudstack.sh            build (cached), then run both modes; report in target/e2e-cloudstack/
+#   scripts/e2e-cloudstack.sh            build (cached), then both modes side by side; report in target/e2e-cloudstack/
 #   scripts/e2e-cloudstack.sh build      only the build: the series and cloudstack/e2e applied, client built
 #   scripts/e2e-cloudstack.sh run MODE   one mode (compat or fenced) on the built tree
-#   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridge and database
+#   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
+# Each mode runs in a slot of its own (compat 0, fenced 1): its bridge and subnet 10.77.<slot>, its
+# namespaces, its MariaDB (port 3417 + slot), its folder target/e2e-cloudstack/<mode>. The build is
+# cached outside the clone (CKS_E2E_CACHE, default ~/.cache/cks-state/e2e-cloudstack), keyed on
+# CloudStack's source, the series, the e2e patches and the library jar (which builds reproducibly).
 # Every wait is bounded; a server that does not come up fails with the tail of its log.
 set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/target/e2e-cloudstack"
-export CKS_CLOUDSTACK_WORK="$OUT/build"
+export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
 SRC="$CKS_CLOUDSTACK_WORK/src"
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
 MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true -Dsimulator)
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true -Dspotbugs.skip=true
     -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
-# The private MariaDB: its own port and folder, reachable from the servers' namespaces on the bridge.
-export CKS_MARIADB_PORT="${CKS_E2E_MARIADB_PORT:-3417}"
-export CKS_MARIADB_DIR="$OUT/mariadb"
-NET=10.77.0
-BRIDGE=cksbr0
-# The zone's public range (a /24): every address answered by the node stand-in in namespace cks-nodes.
+MODES=(compat fenced)
+# This invocation's slot (the scenario's start/kill/conf calls inherit it).
+SLOT="${CKS_E2E_SLOT:-0}"
+RUN="$OUT/${MODES[$SLOT]}"
+export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3417} + SLOT))
+export CKS_MARIADB_DIR="$RUN/mariadb"
+NET=10.77.$SLOT
+BRIDGE=cksbr$SLOT
+NS=cks$SLOT
+# The zone's public range (a /24): every address answered by the slot's node stand-in.
 PUBLIC=192.168.2
 STANDIN_IP=$NET.2
 VENV="$OUT/venv"
@@ -67,6 +75,7 @@ cmd_build() {
     local start=$SECONDS
     log "building the management server with the simulator (client and what it needs; log: $OUT/build.log)"
     mkdir -p "$OUT"
+    rm -f "$CKS_CLOUDSTACK_WORK"/.built-*
     if ! (cd "$SRC" && nice $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -pl client -am install) > "$OUT/build.log" 2>&1; then
         grep -E "ERROR|BUILD" "$OUT/build.log" | head -20 >&2
         die "the management server did not build (log: $OUT/build.log)"
@@ -88,15 +97,15 @@ network() {
     fi
     local n ns
     for n in "${SERVERS[@]}"; do
-        ns="cks-ms$n"
+        ns="${NS}ms$n"
         ip netns list | grep -qw "$ns" || ip netns add "$ns"
-        if ! ip link show "cksh$n" >/dev/null 2>&1; then
-            ip link add "cksh$n" type veth peer name "cksp$n"
-            ip link set "cksh$n" master "$BRIDGE"
-            ip link set "cksh$n" up
-            ip link set "cksp$n" netns "$ns"
+        if ! ip link show "${NS}h$n" >/dev/null 2>&1; then
+            ip link add "${NS}h$n" type veth peer name "${NS}p$n"
+            ip link set "${NS}h$n" master "$BRIDGE"
+            ip link set "${NS}h$n" up
+            ip link set "${NS}p$n" netns "$ns"
             # Not named veth*: MacAddress skips those.
-            ip netns exec "$ns" ip link set "cksp$n" name eth0
+            ip netns exec "$ns" ip link set "${NS}p$n" name eth0
             ip netns exec "$ns" ip link set eth0 address "02:c5:00:00:00:0$n"
             ip netns exec "$ns" ip addr add "$NET.1$n/24" dev eth0
             ip netns exec "$ns" ip link set eth0 up
@@ -109,27 +118,27 @@ network() {
     done
     # The nodes' namespace: every public address is local there (an AnyIP route), so the port-forwarding
     # rules CKS writes on the simulated virtual router lead to the stand-in.
-    if ! ip netns list | grep -qw cks-nodes; then
-        ip netns add cks-nodes
-        ip link add cksh0 type veth peer name cksp0
-        ip link set cksh0 master "$BRIDGE"
-        ip link set cksh0 up
-        ip link set cksp0 netns cks-nodes
-        ip netns exec cks-nodes ip addr add "$STANDIN_IP/24" dev cksp0
-        ip netns exec cks-nodes ip link set cksp0 up
-        ip netns exec cks-nodes ip link set lo up
-        ip netns exec cks-nodes ip route add local "$PUBLIC.0/24" dev lo
+    if ! ip netns list | grep -qw "${NS}nodes"; then
+        ip netns add "${NS}nodes"
+        ip link add "${NS}h0" type veth peer name "${NS}p0"
+        ip link set "${NS}h0" master "$BRIDGE"
+        ip link set "${NS}h0" up
+        ip link set "${NS}p0" netns "${NS}nodes"
+        ip netns exec "${NS}nodes" ip addr add "$STANDIN_IP/24" dev "${NS}p0"
+        ip netns exec "${NS}nodes" ip link set "${NS}p0" up
+        ip netns exec "${NS}nodes" ip link set lo up
+        ip netns exec "${NS}nodes" ip route add local "$PUBLIC.0/24" dev lo
     fi
 }
 
 unnetwork() {
     local n
     for n in "${SERVERS[@]}"; do
-        ip netns del "cks-ms$n" 2>/dev/null || true
-        ip link del "cksh$n" 2>/dev/null || true
+        ip netns del "${NS}ms$n" 2>/dev/null || true
+        ip link del "${NS}h$n" 2>/dev/null || true
     done
-    ip netns del cks-nodes 2>/dev/null || true
-    ip link del cksh0 2>/dev/null || true
+    ip netns del "${NS}nodes" 2>/dev/null || true
+    ip link del "${NS}h0" 2>/dev/null || true
     ip link del "$BRIDGE" 2>/dev/null || true
 }
 
@@ -139,26 +148,30 @@ database() {
     sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '$DB_ROOT_PASSWORD';
             GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;"
     # The developer profile's db.properties.override: DatabaseCreator reads the last properties file it
-    # is given, whole, so it is CloudStack's developer db.properties pointed at the private server.
+    # is given, whole, so it is CloudStack's developer db.properties pointed at the slot's server.
+    local profile
+    # The override is a file of the shared tree: one slot at a time from here to the end of deploydb.
+    exec 9>"$CKS_CLOUDSTACK_WORK/.deploydb.lock"
+    flock -w 900 9 || die "the developer profile's lock was not free within 900 s"
     sed -E -e "s#^db\.(cloud|usage|simulator)\.host=.*#db.\1.host=127.0.0.1#" \
         -e "s#^db\.(cloud|usage|simulator)\.port=.*#db.\1.port=$CKS_MARIADB_PORT#" \
         "$SRC/utils/conf/db.properties" > "$SRC/utils/conf/db.properties.override"
-    local profile
     for profile in deploydb deploydb-simulator; do
         log "database: developer profile -D$profile"
         # DatabaseCreator prints the passwords it sets: kept out of the log.
         if ! (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" -P developer -pl developer -D"$profile" \
                 -Ddb.root.password="$DB_ROOT_PASSWORD" process-resources) 2>&1 \
-                | sed -E 's/(password=)[^ ,]*/\1***/g' > "$OUT/deploydb-$profile.log"; then
-            tail -30 "$OUT/deploydb-$profile.log" >&2
-            die "-D$profile failed (log: $OUT/deploydb-$profile.log)"
+                | sed -E 's/(password=)[^ ,]*/\1***/g' > "$RUN/deploydb-$profile.log"; then
+            tail -30 "$RUN/deploydb-$profile.log" >&2
+            die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
         fi
-        grep -q "BUILD SUCCESS" "$OUT/deploydb-$profile.log" || die "-D$profile failed (log: $OUT/deploydb-$profile.log)"
+        grep -q "BUILD SUCCESS" "$RUN/deploydb-$profile.log" || die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
     done
+    exec 9>&-
 }
 
 # ---- servers
-server_dir() { echo "$OUT/ms$1"; }
+server_dir() { echo "$RUN/ms$1"; }
 
 server_conf() {
     local n=$1 dir conf
@@ -184,8 +197,8 @@ cmd_start() {
     jar="$(ls "$SRC"/client/target/cloud-client-ui-*.jar | head -1)"
     cp="$dir/conf:$SRC/client/target/conf:$SRC/client/target/common:$SRC/client/target/utilities/scripts/db"
     cp="$cp:$SRC/client/target/utilities/scripts/db/db:$jar:$SRC/client/target/lib/*"
-    log "starting management server $n in namespace cks-ms$n ($NET.1$n)"
-    (cd "$SRC" && setsid nohup ip netns exec "cks-ms$n" java -Xms512m -Xmx2g \
+    log "${MODES[$SLOT]}: starting management server $n in namespace ${NS}ms$n ($NET.1$n)"
+    (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" java -Xms512m -Xmx2g \
         --add-opens=java.base/java.lang=ALL-UNNAMED -Djava.security.egd=file:/dev/./urandom \
         -Dlog4j2.configurationFile="$dir/conf/log4j-cloud.xml" -Djava.io.tmpdir="$dir/tmp" \
         -cp "$cp" org.apache.cloudstack.ServerDaemon > "$dir/log/stdout.log" 2>&1 < /dev/null &
@@ -200,7 +213,7 @@ cmd_kill() {
     pkill -KILL -P "$pid" 2>/dev/null || true
     kill -KILL "$pid" 2>/dev/null || true
     # ip netns exec execs java: the pid is the JVM's; any child in the namespace goes too.
-    ip netns pids "cks-ms$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+    ip netns pids "${NS}ms$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
     rm -f "$(server_dir "$n")/pid"
 }
 
@@ -217,10 +230,10 @@ venv() {
 }
 
 standin_start() {
-    local dir="$OUT/standin" i
+    local dir="$RUN/standin" i
     rm -rf "$dir"
     mkdir -p "$dir"
-    setsid nohup ip netns exec cks-nodes "$VENV/bin/python" "$ROOT/scripts/e2e/node_standin.py" --out "$dir" \
+    setsid nohup ip netns exec "${NS}nodes" "$VENV/bin/python" "$ROOT/scripts/e2e/node_standin.py" --out "$dir" \
         --socket "$SOCK" > "$dir/stdout.log" 2>&1 < /dev/null &
     echo $! > "$dir/pid"
     for i in $(seq 1 30); do
@@ -232,7 +245,7 @@ standin_start() {
 }
 
 standin_stop() {
-    ip netns pids cks-nodes 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+    ip netns pids "${NS}nodes" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
 }
 
 cmd_clean() {
@@ -252,23 +265,48 @@ cks_conf() {
 
 cmd_run() {
     local mode=${1:?mode: compat or fenced}
+    [ "$mode" = "${MODES[$SLOT]}" ] || exec env CKS_E2E_SLOT="$(mode_slot "$mode")" "$0" run "$mode"
     trap cmd_clean EXIT
-    rm -rf "$OUT/ms1" "$OUT/ms2" "$OUT/report-$mode.json" "$OUT/report-$mode.txt"
+    rm -rf "$RUN" "$OUT/report-$mode.json" "$OUT/report-$mode.txt"
+    mkdir -p "$RUN"
     cks_conf
     venv
     network
     database
     standin_start
-    python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --mode "$mode" --out "$OUT" --script "$0" \
-        --socket "$SOCK" --net "$NET" --public "$PUBLIC"
+    local rc=0
+    python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --mode "$mode" --out "$RUN" --script "$0" \
+        --socket "$SOCK" --net "$NET" --public "$PUBLIC" || rc=$?
+    cp "$RUN/report-$mode.json" "$RUN/report-$mode.txt" "$OUT/" 2>/dev/null || true
+    return $rc
 }
 
+mode_slot() {
+    local i
+    for i in "${!MODES[@]}"; do [ "${MODES[$i]}" = "$1" ] && { echo "$i"; return 0; }; done
+    die "unknown mode $1 (compat or fenced)"
+}
+
+# Both modes side by side, each in its slot: most of a run is waiting (the scanner's first pass
+# comes 300 s after a server starts), so two runs at once take little longer than one.
 cmd_all() {
     cmd_build
-    local rc=0 mode
-    for mode in compat fenced; do
-        "$0" run "$mode" || rc=1
+    venv
+    local rc=0 i pids=()
+    for i in "${!MODES[@]}"; do
+        mkdir -p "$OUT"
+        CKS_E2E_SLOT=$i "$0" run "${MODES[$i]}" > "$OUT/run-${MODES[$i]}.log" 2>&1 &
+        pids+=($!)
+        sleep 20 # the servers' start-up is CPU-bound: not both slots' at once
     done
+    for i in "${!MODES[@]}"; do
+        if ! wait "${pids[$i]}"; then
+            rc=1
+            log "${MODES[$i]} failed: the tail of $OUT/run-${MODES[$i]}.log"
+            tail -40 "$OUT/run-${MODES[$i]}.log" >&2
+        fi
+    done
+    for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |e2e-cloudstack:)' >&2 || true; done
     python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --merge --out "$OUT" || rc=1
     return $rc
 }
@@ -280,6 +318,7 @@ case "${1:-all}" in
     start) cmd_start "$2" ;;
     conf) server_conf "$2" ;;
     kill) cmd_kill "$2" ;;
-    clean) cmd_clean ;;
+    clean) for i in "${!MODES[@]}"; do CKS_E2E_SLOT=$i "$0" clean-slot; done ;;
+    clean-slot) cmd_clean ;;
     *) die "usage: $0 [all|build|run MODE|start N|kill N|clean]" ;;
 esac
