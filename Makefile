@@ -62,7 +62,7 @@ cloudstack:
 	scripts/cloudstack.sh test
 
 # CloudStack with the patched plugin on its simulator: two management servers on one MariaDB, one
-# SIGKILLed in the middle of a CKS operation, the cluster recovered; compat then fenced mode. Not part
+# SIGKILLed in the middle of a CKS operation, the cluster recovered; compat and fenced side by side. Not part
 # of `make test` (docs/e2e-cloudstack.md; needs root for the network namespaces).
 e2e-cloudstack: build
 	scripts/e2e-cloudstack.sh

@@ -227,6 +227,18 @@ mod tests {
         for s in VmSummary::ALL {
             assert_eq!(VmSummary::from_code(s.code()), Some(s));
         }
+        assert_eq!(
+            Health::from_code(codes::health::UNPROBED),
+            Some(Health::Unprobed)
+        );
+        assert_eq!(
+            Health::from_code(codes::health::UNHEALTHY),
+            Some(Health::Unhealthy)
+        );
+        assert_eq!(
+            Health::from_code(codes::health::HEALTHY),
+            Some(Health::Healthy)
+        );
         assert_eq!(Health::from_code(3), None);
     }
 }
