@@ -83,7 +83,6 @@ cmd_build() {
     log "the developer module (deploydb)"
     (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -P developer -pl developer install) >> "$OUT/build.log" 2>&1 \
         || die "the developer module did not build (log: $OUT/build.log)"
-    rm -f "$CKS_CLOUDSTACK_WORK"/.built-*
     touch "$marker"
     log "built in $((SECONDS - start)) s"
 }

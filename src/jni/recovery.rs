@@ -192,8 +192,8 @@ fn plan<C: Iterator<Item = Candidate> + Clone>(
     machine: StateMachine,
     candidates: C,
     input: &Inputs,
+    job_count: usize,
 ) -> BridgeResult<Answer> {
-    let clusters = array_length(env, "jobClusterIds", input.job_clusters)?;
     let mut planner = RecoveryPlanner::new(machine, candidates);
     feed_jobs(
         &mut planner,
@@ -201,7 +201,7 @@ fn plan<C: Iterator<Item = Candidate> + Clone>(
     )?;
     if planner.wants_owner_evidence() {
         let ids = read_longs(env, "jobIds", input.job_ids)?;
-        same_length("jobIds", ids.len(), "jobClusterIds", clusters)?;
+        same_length("jobIds", ids.len(), "jobClusterIds", job_count)?;
         planner.add_job_ids(checked_ids("jobIds", &ids)?);
         if input.ended.is_null() || input.hosts.is_null() {
             return Ok(Answer::Evidence(planner.owner_jobs_to_check()));
@@ -282,7 +282,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             let candidates = fenced_candidates(&values)?;
             (
                 candidates.len(),
-                plan(env, machine, candidates.iter().copied(), &input)?,
+                plan(env, machine, candidates.iter().copied(), &input, job_count)?,
             )
         } else {
             let states = compat_states(&values)?;
@@ -294,7 +294,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
                     id: r[candidate::ID as usize] as u64,
                     row: ClusterRow::of(state),
                 });
-            (states.len(), plan(env, machine, rows, &input)?)
+            (states.len(), plan(env, machine, rows, &input, job_count)?)
         };
         let out = pack(&answer);
         log::debug!(
