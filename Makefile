@@ -28,7 +28,8 @@ test: toolchains rust-test java-test platform-test cloudstack
 # cargo unit and property tests, and the library's H2 tests through this machine's native library
 # under -Xcheck:jni (the MariaDB cases are aborted, not run).
 CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance --test one_api \
-	--test fencing --test recovery_planning --test upstream_scenarios --test core_pins --test spec_parser --test java_codes
+	--test fencing --test recovery_planning --test upstream_scenarios --test core_pins --test spec_parser --test java_codes \
+	--test differential_schedules
 check:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::machine::StateMachine;
 use crate::table::{Operation, Profile, State, StateUpdate, NOTHING_TO_DO, PROCEED};
 use crate::transition::update_for;
-use crate::write::{ClusterRow, Owner, Take, WriteError};
+use crate::write::{ClusterRow, Hold, Owner, Take, Token, WriteError};
 
 /// Why an operation may not start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +71,25 @@ pub enum EntryDecision {
     Refuse(Refusal),
     /// Another operation holds the cluster (fenced mode): fail with "please retry".
     Busy(Owner),
+}
+
+impl EntryDecision {
+    /// What the operation holds once it goes ahead (after its write hit, if it has one): the take's
+    /// hold; for a compat proceed, which writes nothing, the row as read, so its completion ends
+    /// from that state as upstream's workers do. None when it does not go ahead.
+    pub fn hold(&self, read: &ClusterRow) -> Option<Hold> {
+        match self {
+            EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take)) => Some(take.hold),
+            EntryDecision::Proceed(None) => Some(Hold {
+                token: Token {
+                    state: read.token.state,
+                    version: 0,
+                },
+                moved_to: None,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl StateMachine {

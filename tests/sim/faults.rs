@@ -37,6 +37,7 @@ impl World {
         self.workers.retain(|w| w.server != server);
         if self.scanner.as_ref().is_some_and(|s| s.server == server) {
             self.scanner = None;
+            self.sh.replay.line(|| "scanner ends".into());
         }
     }
 

@@ -10,13 +10,15 @@
 //!   injects a fault ([`faults`]: crash, restart, pause past the heartbeat lease, peer check).
 //!   [`swarm`] draws each seed's mix. [`rng`] is SplitMix64: one seed replays one schedule.
 //! - [`oracle`]: ground truth of which live operation is inside which cluster; it flags the
-//!   windows. [`trace`] hashes every event (and keeps the text on request).
+//!   windows. [`trace`] hashes every event (and keeps the text on request); [`replay`] records
+//!   the host steps for the Java replay (`DifferentialReplayTest`).
 //! - [`model`]: the same world searched exhaustively: every schedule of a bounded configuration.
 
 pub mod db;
 pub mod faults;
 pub mod model;
 pub mod oracle;
+pub mod replay;
 pub mod rng;
 pub mod run;
 pub mod scanner;

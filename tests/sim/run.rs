@@ -80,8 +80,26 @@ pub fn run_seed(mode: Mode, seed: u64, keep_lines: bool) -> SeedReport {
 }
 
 pub fn run_script(mode: Mode, seed: u64, script: Script, keep_lines: bool) -> SeedReport {
+    run(mode, seed, script, keep_lines, false).0
+}
+
+/// One seed's short script and the host steps it took, for the Java replay.
+pub fn record_seed(mode: Mode, seed: u64) -> (SeedReport, Vec<String>) {
+    run(mode, seed, SHORT, false, true)
+}
+
+fn run(
+    mode: Mode,
+    seed: u64,
+    script: Script,
+    keep_lines: bool,
+    record: bool,
+) -> (SeedReport, Vec<String>) {
     let mut rng = Rng::new(seed);
-    let world = World::new(mode, &mut rng, keep_lines);
+    let mut world = World::new(mode, &mut rng, keep_lines);
+    if record {
+        world.record_replay(seed);
+    }
     let mut scheduler = Scheduler {
         world,
         weights: Weights::draw(&mut rng),
@@ -95,7 +113,9 @@ pub fn run_script(mode: Mode, seed: u64, script: Script, keep_lines: bool) -> Se
         scheduler.at += 1;
     }
     let (submitted, faults) = (scheduler.submitted, scheduler.faults);
-    scheduler.world.finish(submitted, faults)
+    let replay = std::mem::take(&mut scheduler.world.sh.replay);
+    let report = scheduler.world.finish(submitted, faults);
+    (report, replay.into_lines())
 }
 
 /// A set of server indexes (at most a handful) as bits.

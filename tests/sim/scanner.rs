@@ -60,6 +60,18 @@ impl Scanner {
         self.step == Step::Done
     }
 
+    /// The next step, as the replay names it.
+    pub fn step_name(&self) -> &'static str {
+        match self.step {
+            Step::ReadClusters => "read-clusters",
+            Step::ReadJobs => "read-jobs",
+            Step::Recover => "recover",
+            Step::List => "list",
+            Step::Reconcile => "reconcile",
+            Step::Done => "done",
+        }
+    }
+
     /// The operations its reconcile chains registered.
     pub fn truths_mut(&mut self) -> impl Iterator<Item = &mut usize> {
         self.chains.iter_mut().filter_map(|c| c.truth.as_mut())

@@ -4,6 +4,7 @@ use cks_state::{Profile, StateMachine, Token, Write};
 
 use super::db::{Database, Statement};
 use super::oracle::{Oracle, Violation};
+use super::replay::Replay;
 use super::rng::Rng;
 use super::servers::Server;
 use super::trace::Trace;
@@ -106,6 +107,7 @@ pub struct Shared {
     pub rng: Rng,
     pub servers: Vec<Server>,
     pub trace: Trace,
+    pub replay: Replay,
 }
 
 impl Shared {
@@ -118,6 +120,7 @@ impl Shared {
     pub fn write(&mut self, cluster: usize, write: &Write, who: usize) -> bool {
         let write = self.mode.statement(write);
         let hit = self.db.apply(cluster, &write);
+        self.replay.wrote(hit);
         let row = &self.db.clusters[cluster];
         let (state, version) = (row.state, row.version);
         self.trace.note(

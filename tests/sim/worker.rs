@@ -48,7 +48,7 @@ pub struct Worker {
     read: Option<ClusterRow>,
     outcome: Outcome,
     work: u8,
-    /// What this operation's entry write left it (none when it wrote nothing: a compat proceed).
+    /// What this operation's entry left it (a compat proceed: the row as read).
     hold: Option<Hold>,
     /// A scale: the token read when it was accepted (the core's scale is rebuilt from it, the
     /// owner and the hold at every step, as a host keeps it between steps).
@@ -134,6 +134,26 @@ impl Worker {
         self.step == Step::Done
     }
 
+    /// The next step, as the replay names it.
+    pub fn step_name(&self) -> &'static str {
+        match self.step {
+            Step::Read => "read",
+            Step::Enter => "enter",
+            Step::Scale => "scale",
+            Step::WriteSettings => "settings",
+            Step::Work(_) => "work",
+            Step::Complete => "complete",
+            Step::FinishJob(JobStatus::Succeeded) => "finish-succeeded",
+            Step::FinishJob(_) => "finish-failed",
+            Step::Done => "done",
+        }
+    }
+
+    /// How the operation ends (read by its completion).
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
     pub fn step(&mut self, sh: &mut Shared) {
         self.step = match self.step {
             Step::Read => self.read(sh),
@@ -213,15 +233,19 @@ impl Worker {
             return Step::FinishJob(JobStatus::Failed);
         };
         let from = row.token.state;
-        match sh.machine().entry(operation, &row, self.me) {
+        let decision = sh.machine().entry(operation, &row, self.me);
+        match decision {
             Ok(EntryDecision::Transition(take) | EntryDecision::Proceed(Some(take)))
                 if sh.write(self.cluster, &take.write, self.truth) =>
             {
                 self.hold = Some(take.hold);
                 self.go_inside(sh, from)
             }
-            // Compat: go ahead without a write.
-            Ok(EntryDecision::Proceed(None)) => self.go_inside(sh, from),
+            // Compat: go ahead without a write, holding the row as read.
+            Ok(d @ EntryDecision::Proceed(None)) => {
+                self.hold = d.hold(&row);
+                self.go_inside(sh, from)
+            }
             Ok(EntryDecision::NothingToDo) => Step::FinishJob(JobStatus::Succeeded),
             _ => Step::FinishJob(JobStatus::Failed),
         }

@@ -4,6 +4,7 @@ use cks_state::{Outcome, Owner, Profile, State, VmSummary};
 
 use super::db::{Database, MsHostRow, StoredCluster};
 use super::oracle::{Coverage, Oracle, Violation};
+use super::replay::{owner_field, request_field, Replay};
 use super::rng::Rng;
 use super::scanner::Scanner;
 use super::servers::Server;
@@ -105,6 +106,7 @@ impl World {
                 rng,
                 servers,
                 trace: Trace::new(keep_lines),
+                replay: Replay::default(),
             },
             workers: Vec::new(),
             scanner: None,
@@ -124,20 +126,57 @@ impl World {
         self.sh.servers[server].runs()
     }
 
+    /// Records the run's host steps from now on (the world as it stands is the replay's start).
+    pub fn record_replay(&mut self, seed: u64) {
+        let sh = &mut self.sh;
+        sh.replay = Replay::on();
+        let mode = if sh.mode.is_fenced() {
+            "fenced"
+        } else {
+            "compat"
+        };
+        let profile = sh.db.profile.name();
+        sh.replay
+            .line(|| format!("schedule {mode} {profile} seed={seed}"));
+        sh.replay.clusters(&sh.db);
+    }
+
     /// Steps one actor; `vms` (by cluster) is what the scanner's listing finds, if it lists now.
     pub fn step(&mut self, actor: usize, vms: &[VmSummary]) {
         let now = self.sh.db.now;
         if let Some(worker) = self.workers.get_mut(actor) {
             let truth = worker.truth;
             self.sh.trace.mark([3, actor as u64, truth as u64, now]);
+            let name = worker.step_name();
             worker.step(&mut self.sh);
+            // Work, the settings write and the job's end touch no cluster state.
+            if matches!(name, "read" | "enter" | "scale" | "complete") {
+                let next = worker.step_name();
+                let name = match name {
+                    "complete" => format!("complete {:?}", worker.outcome()),
+                    _ => name.to_string(),
+                };
+                let actor = format!("op{truth}");
+                self.sh.replay.step(&actor, &name, next, &self.sh.db);
+            }
             if worker.is_done() {
                 // Keeps the workers in submission order.
                 self.workers.remove(actor);
             }
         } else if let Some(scanner) = self.scanner.as_mut() {
             self.sh.trace.mark([4, 0, 0, now]);
+            let name = scanner.step_name();
+            match name {
+                "read-jobs" => self.sh.replay.jobs_and_hosts(&self.sh.db),
+                "list" => {
+                    let states: Vec<State> = self.sh.db.clusters.iter().map(|c| c.state).collect();
+                    self.sh.replay.vms(&states, vms);
+                }
+                _ => {}
+            }
             scanner.step(&mut self.sh, vms);
+            let next = scanner.step_name();
+            self.sh.replay.step("scanner", name, next, &self.sh.db);
             if scanner.is_done() {
                 self.scanner = None;
             }
@@ -170,6 +209,13 @@ impl World {
                     "t={now} ms{msid}/{runid} accepts op{truth} {request} on c{cluster} (job{job})"
                 )
             });
+        self.sh.replay.line(|| {
+            format!(
+                "op{truth} c{cluster} {} {}",
+                request_field(request),
+                owner_field(Some(me))
+            )
+        });
         let worker = Worker::new(truth, cluster, server, me, request, outcome, work);
         self.workers.push(worker);
     }
@@ -185,6 +231,9 @@ impl World {
         self.sh.trace.note([6, server as u64, 0, now], || {
             format!("t={now} scanner starts on ms{}", me.msid)
         });
+        self.sh
+            .replay
+            .line(|| format!("scanner {}", owner_field(Some(me))));
         self.scanner = Some(Scanner::new(server, me));
     }
 

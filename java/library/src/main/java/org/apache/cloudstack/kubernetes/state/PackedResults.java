@@ -204,7 +204,8 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
 
     /**
      * The hold the core built for a take: the write's target token, moved to the target when MOVED. No
-     * write: the operation goes ahead holding the row as read ({@code read}).
+     * write (a compat proceed): the row as read ({@code read}), the core's {@code EntryDecision::hold};
+     * DifferentialReplayTest checks that the two agree.
      */
     private Hold<S> hold(StateWrite<S, E> write, long packed, Token<S> read) {
         if (write == null) {

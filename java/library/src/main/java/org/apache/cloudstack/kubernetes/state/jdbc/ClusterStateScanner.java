@@ -259,7 +259,9 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
             S reached = null;
             for (StateWrite<S, E> step : machine.planReconcile(row, vms, me).steps()) {
                 steps++;
-                if (!dao.applyAndCommit(c, id, step)) {
+                boolean hit = dao.applyAndCommit(c, id, step);
+                listener.afterReconcileStep(id, hit);
+                if (!hit) {
                     missed.add(id);
                     break;
                 }

@@ -24,7 +24,11 @@ public interface ScanListener {
     default void afterRecovery(long clusterId, boolean hit) {
     }
 
-    /** The Alert / Running clusters were listed (and their health asked); the steps come next. */
+    /** The Alert / Running clusters were listed; each one's health is asked just before its steps. */
     default void reconcileListed() {
+    }
+
+    /** Just after one reconciliation compare-and-set ({@code hit} false on a miss: that cluster's steps stop). */
+    default void afterReconcileStep(long clusterId, boolean hit) {
     }
 }

@@ -306,8 +306,15 @@ public final class CloudStackRows {
         private Integer resultCode;
         private String result;
         private boolean removed;
+        private Long id;
 
         private Job() {
+        }
+
+        /** This id rather than the next one the table gives (a replay keeps the recorded ids). */
+        public Job id(long jobId) {
+            this.id = jobId;
+            return this;
         }
 
         public Job cmd(String jobCmd) {
@@ -402,6 +409,9 @@ public final class CloudStackRows {
 
         private Map<String, Object> row() {
             Map<String, Object> row = new LinkedHashMap<>();
+            if (id != null) {
+                row.put("id", id);
+            }
             row.put("uuid", UUID.randomUUID().toString());
             row.put("user_id", USER_ID);
             row.put("account_id", ACCOUNT_ID);
