@@ -335,6 +335,57 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
     assert_eq!(fenced, Ok(EntryDecision::Busy(other)));
 }
 
+/// What an operation holds once it goes ahead: a compat proceed holds the row as read, so its
+/// completion ends from that state (as upstream's destroy worker does); no entry, no hold.
+#[test]
+fn a_compat_proceed_holds_the_row_as_read_and_completes_from_it() {
+    let me = Owner {
+        msid: 1,
+        runid: 1,
+        job_id: Some(1),
+    };
+    let read = ClusterRow {
+        token: Token {
+            state: State::Destroying,
+            version: 4,
+        },
+        owner: None,
+    };
+    let compat = StateMachine::new(Profile::Upstream, Mode::Compat);
+    let decision = compat.entry(Operation::Destroy, &read, me).unwrap();
+    let hold = decision.hold(&read).expect("a proceed goes ahead");
+    assert_eq!(hold.token.state, State::Destroying);
+    assert_eq!(hold.moved_to, None);
+    let done = compat
+        .completion(Some(hold), Outcome::Succeeded)
+        .unwrap()
+        .expect("the destroy ends the cluster");
+    assert_eq!(
+        (done.expected.state, done.target.state),
+        (State::Destroying, State::Destroyed)
+    );
+    let fenced = StateMachine::new(Profile::Upstream, Mode::Fenced);
+    let Ok(taken @ EntryDecision::Proceed(Some(take))) =
+        fenced.entry(Operation::Destroy, &read, me)
+    else {
+        panic!("a fenced destroy of a Destroying cluster takes it")
+    };
+    assert_eq!(taken.hold(&read), Some(take.hold));
+    let stopped = ClusterRow {
+        token: Token {
+            state: State::Stopped,
+            version: 0,
+        },
+        owner: None,
+    };
+    let refused = compat.entry(Operation::Upgrade, &stopped, me).unwrap();
+    assert!(matches!(refused, EntryDecision::Refuse(_)), "{refused:?}");
+    assert_eq!(refused.hold(&stopped), None);
+    let nothing = compat.entry(Operation::Stop, &stopped, me).unwrap();
+    assert_eq!(nothing, EntryDecision::NothingToDo);
+    assert_eq!(nothing.hold(&stopped), None);
+}
+
 #[test]
 fn only_fenced_mode_runs_out_of_versions() {
     let me = Owner {
