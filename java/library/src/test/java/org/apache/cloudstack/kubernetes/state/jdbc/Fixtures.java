@@ -50,6 +50,11 @@ final class Fixtures {
         return new CloudStackRows(db.source());
     }
 
+    /** What CloudStack writes about its management servers, on this database. */
+    ClusterManagerRows managementServers() {
+        return new ClusterManagerRows(db.source());
+    }
+
     /** A CloudManaged cluster with 1 control node and 1 worker; returns its id. */
     long cluster(State state) throws SQLException {
         return cluster(state, "CloudManaged", 1);

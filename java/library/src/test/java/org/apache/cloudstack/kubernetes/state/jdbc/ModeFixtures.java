@@ -70,10 +70,7 @@ final class ModeFixtures {
 
     /** What CloudStack does when a server starts again: new runid, its IN_PROGRESS jobs FAILED. */
     static void restart(Fixtures f, long msid, long newRunid) throws SQLException {
-        f.update("UPDATE mshost SET runid = " + newRunid + ", state = 'Up', last_update = " + f.now() + " WHERE msid = "
-                + msid);
-        f.update("UPDATE async_job SET job_status = 2, job_result_code = 530 WHERE job_status = 0 AND job_init_msid = "
-                + msid);
+        f.managementServers().started(msid, newRunid);
     }
 
     /** An IN_PROGRESS job of {@code msid} on the cluster (instance_id recorded). */

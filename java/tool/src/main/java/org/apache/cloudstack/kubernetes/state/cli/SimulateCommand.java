@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
 import org.apache.cloudstack.kubernetes.state.simulate.ProcessOptions;
-import org.apache.cloudstack.kubernetes.state.simulate.ProcessSimulation;
+import org.apache.cloudstack.kubernetes.state.simulate.Simulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
 import org.apache.cloudstack.kubernetes.state.simulate.Watchdog;
@@ -117,7 +116,7 @@ final class SimulateCommand implements Callable<Integer> {
             description = "environment variable holding the database password (with --jdbc-url)")
     String passwordEnv;
 
-    @Option(names = "--stall-seconds", defaultValue = "" + ControlPlaneSimulation.DEFAULT_STALL_SECONDS,
+    @Option(names = "--stall-seconds", defaultValue = "" + Simulation.DEFAULT_STALL_SECONDS,
             description = "fail (exit " + STALLED + ", with a thread dump on standard error) when nothing moves for"
                     + " this many seconds (default: ${DEFAULT-VALUE})")
     int stallSeconds;
@@ -151,9 +150,9 @@ final class SimulateCommand implements Callable<Integer> {
                     err.flush();
                 }
             };
-            report = processes ? new ProcessSimulation(config, processOptions(), progress)
-                    .stallAfterSeconds(stallSeconds).run()
-                    : new ControlPlaneSimulation(config, progress).stallAfterSeconds(stallSeconds).run();
+            Simulation simulation = processes ? Simulation.processes(config, processOptions(), progress)
+                    : Simulation.threads(config, progress);
+            report = simulation.stallAfterSeconds(stallSeconds).run();
         } catch (Watchdog.Stalled stalled) {
             err.println("cks-state simulate: " + stalled.getMessage());
             err.print(stalled.threadDump());

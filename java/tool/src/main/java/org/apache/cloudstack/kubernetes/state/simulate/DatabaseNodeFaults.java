@@ -18,12 +18,12 @@ final class DatabaseNodeFaults {
     private static final long START_WAIT_SECONDS = 180;
 
     final AtomicInteger kills = new AtomicInteger();
-    private final ProcessOptions options;
+    private final DatabaseTopology topology;
     private final ActionLog faults;
     private final Path dir;
 
-    DatabaseNodeFaults(ProcessOptions options, ActionLog faults, Path dir) {
-        this.options = options;
+    DatabaseNodeFaults(DatabaseTopology topology, ActionLog faults, Path dir) {
+        this.topology = topology;
         this.faults = faults;
         this.dir = dir;
     }
@@ -31,7 +31,7 @@ final class DatabaseNodeFaults {
     /** Kills a node at each scripted time within {@code spanMillis} from {@code started}. */
     void run(long seed, long spanMillis, long started) {
         SplittableRandom random = new SplittableRandom(seed ^ 0xDB_0DEL);
-        long[] at = new long[options.dbNodeKills()];
+        long[] at = new long[topology.nodeKills()];
         for (int i = 0; i < at.length; i++) {
             at[i] = random.nextLong(Math.max(1, spanMillis));
         }
@@ -40,7 +40,7 @@ final class DatabaseNodeFaults {
             if (!Sleep.until(started + TimeUnit.MILLISECONDS.toNanos(millis))) {
                 return;
             }
-            int node = 1 + random.nextInt(options.jdbcUrls().size());
+            int node = 1 + random.nextInt(topology.urls().size());
             faults.write("DB_KILL", node, 0);
             hook("kill-node", node, KILL_WAIT_SECONDS);
             kills.incrementAndGet();
@@ -54,19 +54,19 @@ final class DatabaseNodeFaults {
 
     private void hook(String verb, int node, long seconds) {
         try {
-            Process p = new ProcessBuilder(options.dbNodeHook(), verb, Integer.toString(node))
+            Process p = new ProcessBuilder(topology.nodeHook(), verb, Integer.toString(node))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("db-node-hook.log").toFile()).start();
             if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new IllegalStateException(options.dbNodeHook() + " " + verb + " " + node + " did not finish within "
+                throw new IllegalStateException(topology.nodeHook() + " " + verb + " " + node + " did not finish within "
                         + seconds + " s");
             }
             if (p.exitValue() != 0) {
-                throw new IllegalStateException(options.dbNodeHook() + " " + verb + " " + node + " failed (exit "
+                throw new IllegalStateException(topology.nodeHook() + " " + verb + " " + node + " failed (exit "
                         + p.exitValue() + ")");
             }
         } catch (IOException e) {
-            throw new IllegalStateException(options.dbNodeHook() + " " + verb + " " + node + ": " + e.getMessage(), e);
+            throw new IllegalStateException(topology.nodeHook() + " " + verb + " " + node + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -60,7 +60,7 @@ final class OperationRunner {
                     ? runScale(op, server, runid, guard, cluster, current)
                     : runOperation(op, server, runid, guard, cluster, current);
             server.step(runid, () -> {
-                db.finishJob(jobId, server.msid, succeeded);
+                db.servers().jobFinished(jobId, server.msid, succeeded);
                 return null;
             });
         } catch (ManagementServer.Crashed crashed) {
@@ -91,7 +91,7 @@ final class OperationRunner {
             try {
                 server.step(runid, () -> {
                     guard.abandon(cluster.id()); // fenced: fail what it holds, by its token (the worker's finally-path)
-                    db.finishJob(jobId, server.msid, false);
+                    db.servers().jobFinished(jobId, server.msid, false);
                     return null;
                 });
                 events.abandoned(op, cluster.id(), false);

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The management server processes of a {@link ProcessSimulation} and their faults: it starts each
+ * The management server processes of a {@link ProcessServers} driver and their faults: it starts each
  * run, injects the scripted SIGKILLs and the SIGSTOP/SIGCONT pauses, restarts a server that fenced
  * itself, and stops them all at the end. Every wait is bounded.
  */
@@ -29,6 +29,7 @@ final class ServerFleet {
 
     private final SimulationConfig config;
     private final ProcessOptions options;
+    private final DatabaseTopology topology;
     private final Path dir;
     private final ActionLog faults;
     final List<Path> logs = new ArrayList<>();
@@ -46,17 +47,14 @@ final class ServerFleet {
     final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
             new java.util.concurrent.atomic.AtomicReference<>();
 
-    ServerFleet(SimulationConfig config, ProcessOptions options, Path dir, ActionLog faults) {
+    ServerFleet(SimulationConfig config, ProcessOptions options, DatabaseTopology topology, Path dir, ActionLog faults) {
         this.config = config;
         this.options = options;
+        this.topology = topology;
         this.dir = dir;
         this.faults = faults;
         this.children = new ChildServer[config.servers()];
         this.heldDown = new boolean[config.servers()];
-    }
-
-    static long msid(int index) {
-        return ControlPlaneSimulation.MSID_BASE + index + 1;
     }
 
     /** Starts every server's first run and waits until each is up. */
@@ -91,8 +89,8 @@ final class ServerFleet {
             logs.add(log);
         }
         try {
-            ChildServer child = ChildServer.start(new ServerProcess.Settings(index, msid(index), runid,
-                    options.urlOf(index), config.user(), config.password(), config.mode(), config.workersPerServer(),
+            ChildServer child = ChildServer.start(new ServerProcess.Settings(index, Simulation.msid(index), runid,
+                    topology.urlOf(index), config.user(), config.password(), config.mode(), config.workersPerServer(),
                     config.scannerMillis(), config.widenWindows(), log), dir);
             processesStarted.incrementAndGet();
             return child;

@@ -17,6 +17,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
@@ -87,7 +88,7 @@ public final class ServerProcess {
                     scanner.pass();
                 }
             });
-            PeerRows peers = new PeerRows(db);
+            ClusterManagerRows peers = db.servers();
             AtomicLong lastBeat = new AtomicLong(System.nanoTime());
             Fence fence = new Fence(log, threshold, lastBeat);
             Thread heartbeat = daemon("heartbeat", () -> heartbeat(peers, s, fence, log));
@@ -109,7 +110,7 @@ public final class ServerProcess {
                     heartbeat.interrupt();
                     scanning.join(10_000);
                     heartbeat.join(10_000);
-                    peers.markRunDown(s.msid(), s.runid());
+                    peers.stopped(s.msid(), s.runid());
                     log.write("STOP");
                     return 0;
                 }
@@ -128,7 +129,7 @@ public final class ServerProcess {
      * runid; and the heartbeat threshold.
      */
     private static long[] startUp(SimulationDatabase db, Settings s) throws SQLException {
-        int failed = db.failJobsOfRestartedServer(s.msid(), s.runid());
+        int failed = db.servers().started(s.msid(), s.runid());
         try (Connection c = db.open()) {
             return new long[] {failed, CloudStackConfiguration.heartbeatThresholdMillis(c)};
         }
@@ -205,7 +206,7 @@ public final class ServerProcess {
     }
 
     /** Beats; marks silent peers Down as CloudStack's cluster manager does; fences itself when it must. */
-    private static void heartbeat(PeerRows db, Settings s, Fence fence, ActionLog log) {
+    private static void heartbeat(ClusterManagerRows db, Settings s, Fence fence, ActionLog log) {
         long threshold = fence.thresholdNanos / 1_000_000L;
         while (Sleep.millis(HEARTBEAT_MILLIS)) {
             if (fence.silentTooLong()) { // frozen past the threshold: no beat may hide it

@@ -14,8 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.jdbc.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.jdbc.JobShape;
 
 /**
  * The database a simulation runs on: an embedded H2 in a temp folder by default, or a MariaDB /
@@ -31,8 +33,9 @@ final class SimulationDatabase implements AutoCloseable {
     private final DataSource pool;
     /** Keeps an embedded database open between connections. */
     private final Connection keepAlive;
-    /** "Now" in CloudStack's time base on this database ({@link DatabaseClock}). */
-    private final String now;
+    /** The kit of CloudStack rows the library's tests use, and CloudStack's server bookkeeping. */
+    private final CloudStackRows rows;
+    private final ClusterManagerRows servers;
 
     private SimulationDatabase(String url, String user, String password, Path tempDir, int connections)
             throws SQLException {
@@ -42,7 +45,6 @@ final class SimulationDatabase implements AutoCloseable {
         Connection first = null;
         try {
             first = open();
-            this.now = DatabaseClock.utcNow(first);
         } catch (SQLException | RuntimeException e) {
             // A failed attach is retried with a new pool: this one must not keep what it opened.
             if (first != null) {
@@ -52,6 +54,8 @@ final class SimulationDatabase implements AutoCloseable {
             throw e;
         }
         this.keepAlive = first;
+        this.rows = new CloudStackRows(source());
+        this.servers = new ClusterManagerRows(source());
     }
 
     /**
@@ -62,29 +66,16 @@ final class SimulationDatabase implements AutoCloseable {
         return workers + 3;
     }
 
-    /** The SQL of "now" in CloudStack's time base on this database. */
-    String now() {
-        return now;
-    }
-
-    static SimulationDatabase create(SimulationConfig config) throws SQLException {
-        if (config.jdbcUrl() != null) {
-            return new SimulationDatabase(config.jdbcUrl(), config.user(), config.password(), null,
-                    connections(config));
-        }
+    /** An embedded H2 in a temp folder (deleted at close), with a pool of at most {@code connections}. */
+    static SimulationDatabase embedded(int connections) throws SQLException {
         try {
             Path dir = Files.createTempDirectory("cks-state-simulate-");
             String url = "jdbc:h2:file:" + dir.resolve("cloud") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE"
                     + ";LOCK_TIMEOUT=10000";
-            return new SimulationDatabase(url, "sa", "", dir, connections(config));
+            return new SimulationDatabase(url, "sa", "", dir, connections);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Every server of a threads run shares this database, and the run's own reads and judging. */
-    private static int connections(SimulationConfig config) {
-        return config.servers() * connectionsPerServer(config.workersPerServer()) + 2;
     }
 
     /**
@@ -117,119 +108,43 @@ final class SimulationDatabase implements AutoCloseable {
     /** Inserts the clusters in their initial states with their VMs; returns id and uuid per index. */
     List<SimCluster> seedClusters(List<String> initialStates) throws SQLException {
         List<SimCluster> clusters = new ArrayList<>();
-        try (Connection c = open();
-             PreparedStatement cluster = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, state,"
-                     + " control_node_count, node_count, created, cluster_type) VALUES (?, ?, ?, 1, ?, " + now + ","
-                     + " 'CloudManaged')", Statement.RETURN_GENERATED_KEYS);
-             PreparedStatement vm = c.prepareStatement("INSERT INTO vm_instance (id, name, uuid, state, created)"
-                     + " VALUES (?, ?, ?, ?, " + now + ")");
-             PreparedStatement map = c.prepareStatement("INSERT INTO kubernetes_cluster_vm_map (cluster_id, vm_id,"
-                     + " control_node) VALUES (?, ?, ?)")) {
-            c.setAutoCommit(false);
-            long vmId = 1000;
-            for (int i = 0; i < initialStates.size(); i++) {
-                String state = initialStates.get(i);
-                String uuid = String.format("00000000-0000-4000-8000-%012d", i);
-                cluster.setString(1, uuid);
-                cluster.setString(2, "k8s-" + i);
-                cluster.setString(3, state);
-                cluster.setInt(4, VMS_PER_CLUSTER - 1);
-                cluster.executeUpdate();
-                long id;
-                try (ResultSet keys = cluster.getGeneratedKeys()) {
-                    keys.next();
-                    id = keys.getLong(1);
-                }
-                String vmState = "Running".equals(state) ? "Running" : "Stopped";
-                for (int n = 0; n < VMS_PER_CLUSTER; n++, vmId++) {
-                    vm.setLong(1, vmId);
-                    vm.setString(2, "k8s-" + i + "-node-" + n);
-                    vm.setString(3, String.format("10000000-0000-4000-8000-%012d", vmId));
-                    vm.setString(4, vmState);
-                    vm.executeUpdate();
-                    map.setLong(1, id);
-                    map.setLong(2, vmId);
-                    map.setInt(3, n == 0 ? 1 : 0);
-                    map.executeUpdate();
-                }
-                clusters.add(new SimCluster(i, id, uuid, state));
+        long vmId = 1000;
+        for (int i = 0; i < initialStates.size(); i++) {
+            String state = initialStates.get(i);
+            String uuid = String.format("00000000-0000-4000-8000-%012d", i);
+            long id = rows.cluster(state).name("k8s-" + i).uuid(uuid).nodes(1, VMS_PER_CLUSTER - 1).insert();
+            String vmState = "Running".equals(state) ? "Running" : "Stopped";
+            for (int n = 0; n < VMS_PER_CLUSTER; n++, vmId++) {
+                rows.vm(id, vmId, vmState, n == 0 ? CloudStackRows.NodeRole.CONTROL : CloudStackRows.NodeRole.WORKER);
             }
-            c.commit();
-            c.setAutoCommit(true);
+            clusters.add(new SimCluster(i, id, uuid, state));
         }
         return clusters;
     }
 
-    /** Writes the job IN_PROGRESS as CloudStack does before the worker runs. */
+    /** Writes the job IN_PROGRESS as CloudStack does before the worker runs (an older server's: instance_id NULL). */
     long insertJob(long msid, ScriptedOperation op, SimCluster cluster) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO async_job (uuid, job_cmd, job_cmd_info,"
-                     + " job_status, instance_type, instance_id, job_init_msid, job_executing_msid, created,"
-                     + " last_updated) VALUES (?, ?, ?, 0, 'KubernetesCluster', ?, ?, ?, " + now + ", " + now + ")",
-                     Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, String.format("20000000-0000-4000-8000-%012d", op.index()));
-            ps.setString(2, op.kind().jobCmd);
-            ps.setString(3, "{\"id\":\"" + cluster.uuid() + "\",\"ctxUserId\":\"2\",\"httpmethod\":\"GET\"}");
-            if (op.legacyJob()) {
-                ps.setNull(4, java.sql.Types.BIGINT);
-            } else {
-                ps.setLong(4, cluster.id());
-            }
-            ps.setLong(5, msid);
-            ps.setLong(6, msid);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                return keys.getLong(1);
-            }
+        CloudStackRows.Job job = rows.job().cmd(op.kind().jobCmd).shape(JobShape.UPSTREAM)
+                .cluster(cluster.id(), cluster.uuid()).msid(msid);
+        if (op.legacyJob()) {
+            job.instance(null);
         }
+        return job.insert();
     }
 
-    void finishJob(long jobId, long msid, boolean succeeded) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = ?, job_result_code = ?,"
-                     + " job_complete_msid = ?, last_updated = " + now + ", removed = " + now + " WHERE id = ? AND job_status = 0")) {
-            ps.setInt(1, succeeded ? 1 : 2);
-            ps.setInt(2, succeeded ? 0 : 530);
-            ps.setLong(3, msid);
-            ps.setLong(4, jobId);
-            ps.executeUpdate();
-        }
-    }
-
-    /** What CloudStack does for a server that starts again: its unfinished jobs fail with 530. */
-    int failJobsOfRestartedServer(long msid, long newRunid) throws SQLException {
-        try (Connection c = open();
-             PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code = 530,"
-                     + " job_result = 'job cancelled because of management server restart or shutdown',"
-                     + " job_complete_msid = ?, last_updated = " + now + " WHERE job_executing_msid = ? AND job_status = 0");
-             PreparedStatement up = c.prepareStatement("UPDATE mshost SET runid = ?, state = 'Up', last_update = " + now
-                     + " WHERE msid = ?")) {
-            jobs.setLong(1, msid);
-            jobs.setLong(2, msid);
-            int failed = jobs.executeUpdate();
-            up.setLong(1, newRunid);
-            up.setLong(2, msid);
-            up.executeUpdate();
-            return failed;
-        }
+    /** CloudStack's writes about the management servers and their jobs, on this database. */
+    ClusterManagerRows servers() {
+        return servers;
     }
 
     void registerServer(long msid, long runid, String name) throws SQLException {
-        execute("INSERT INTO mshost (msid, runid, name, state, last_update) VALUES (?, ?, ?, 'Up', " + now + ")", msid,
-                runid, name);
-    }
-
-    /** A live server's heartbeat, in database time. */
-    void heartbeat(long msid, long runid) throws SQLException {
-        execute("UPDATE mshost SET last_update = " + now + " WHERE msid = ? AND runid = ? AND state = 'Up'", msid, runid);
+        rows.mshost(msid).runid(runid).name(name).insert();
     }
 
     /** Sets a global setting as CloudStack stores it. */
     void setting(String name, String value) throws SQLException {
         execute("DELETE FROM configuration WHERE name = ?", name);
-        execute("INSERT INTO configuration (category, instance, component, name, `value`, default_value)"
-                + " VALUES ('Advanced', 'DEFAULT', 'management-server', ?, ?, ?)", name, value, value);
+        rows.setting(name, value, value);
     }
 
     /** The seeded clusters in id order (their script indexes); the initial state is not read. */
@@ -242,10 +157,6 @@ final class SimulationDatabase implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    void markServerDown(long msid) throws SQLException {
-        execute("UPDATE mshost SET state = 'Down' WHERE msid = ?", msid);
     }
 
     /** The hypervisor's side of an operation's work: the cluster's VMs end up in this state. */

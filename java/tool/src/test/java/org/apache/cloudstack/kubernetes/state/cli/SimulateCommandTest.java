@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.simulate.ControlPlaneSimulation;
+import org.apache.cloudstack.kubernetes.state.simulate.Simulation;
 import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,8 +48,8 @@ class SimulateCommandTest {
         SimulationConfig b = new SimulationConfig(a.servers(), a.clusters(), a.operations(), a.crashes(), 43L,
                 a.maxSeconds(), a.workersPerServer(), a.meanOperationMillis(), a.arrivalMillis(), a.scannerMillis(),
                 a.failureRate(), a.legacyJobRate(), a.widenWindows(), null, null, null);
-        assertEquals(ControlPlaneSimulation.scriptFingerprint(a), ControlPlaneSimulation.scriptFingerprint(a));
-        assertNotEquals(ControlPlaneSimulation.scriptFingerprint(a), ControlPlaneSimulation.scriptFingerprint(b));
+        assertEquals(Simulation.scriptFingerprint(a), Simulation.scriptFingerprint(a));
+        assertNotEquals(Simulation.scriptFingerprint(a), Simulation.scriptFingerprint(b));
         ToolRun first = ToolRun.of("simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
         ToolRun second = ToolRun.of("simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
         Matcher f1 = Pattern.compile("\"script_fingerprint\": \"(\\w+)\"").matcher(first.out());

@@ -83,7 +83,7 @@ class DatabaseRestartSimulationTest {
         Pattern progress = Pattern.compile(": (\\d+)/\\d+ operations dispatched");
         CompletableFuture<SimulationReport> run = CompletableFuture.supplyAsync(() -> {
             try {
-                return new ControlPlaneSimulation(config, line -> {
+                return Simulation.threads(config, line -> {
                     Matcher m = progress.matcher(line);
                     if (m.find()) {
                         dispatched.set(Integer.parseInt(m.group(1)));

@@ -19,7 +19,7 @@ class FencedSimulationTest {
         SimulationConfig config = new SimulationConfig(d.servers(), d.clusters(), 300, d.crashes(), 42L, 30,
                 d.workersPerServer(), d.meanOperationMillis(), d.arrivalMillis(), d.scannerMillis(), d.failureRate(),
                 d.legacyJobRate(), true, null, null, null, StateMode.FENCED);
-        SimulationReport report = new ControlPlaneSimulation(config, line -> { }).run();
+        SimulationReport report = Simulation.threads(config, line -> { }).run();
         String json = report.toJson();
         assertTrue(report.invariantsHold(), json);
         assertEquals(0, report.number("invariants", "closed_windows_opened"), json);

@@ -50,7 +50,7 @@ class GaleraProcessSimulationTest {
         assertEquals(3, urls.size(), urls.toString());
         SimulationConfig config = new SimulationConfig(3, 16, 200, 4, 11L, 90, 4, 200, 40, 40, 0.1, 0.1, false,
                 urls.get(0), null, null, StateMode.FENCED);
-        SimulationReport report = new ProcessSimulation(config,
+        SimulationReport report = Simulation.processes(config,
                 new ProcessOptions(urls, 2, 3000, 1, SCRIPT.toString()), line -> { }).run();
         String json = report.toJson();
         assertTrue(report.invariantsHold(), json);

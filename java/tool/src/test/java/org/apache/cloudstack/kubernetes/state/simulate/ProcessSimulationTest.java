@@ -80,7 +80,7 @@ class ProcessSimulationTest {
         spy.start();
         SimulationReport report;
         try {
-            report = new ProcessSimulation(config, new ProcessOptions(List.of(url), 2, 3000), line -> { }).run();
+            report = Simulation.processes(config, new ProcessOptions(List.of(url), 2, 3000), line -> { }).run();
         } finally {
             spy.interrupt();
         }
