@@ -43,6 +43,9 @@ SOCK="/tmp/cks-mariadb-$CKS_MARIADB_PORT.sock"
 # Throwaway credentials of a throwaway database (CloudStack's developer defaults); never printed.
 DB_ROOT_PASSWORD=cks-e2e-root
 SERVERS=(1 2)
+# Seconds from a management server's start to its status scanner's first pass (upstream: 300; the
+# e2e patch 0002 reads it from a system property).
+FIRST_PASS="${CKS_E2E_FIRST_PASS_SECONDS:-90}"
 
 log() { echo "e2e-cloudstack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -200,6 +203,7 @@ cmd_start() {
     (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" java -Xms512m -Xmx2g \
         --add-opens=java.base/java.lang=ALL-UNNAMED -Djava.security.egd=file:/dev/./urandom \
         -Dlog4j2.configurationFile="$dir/conf/log4j-cloud.xml" -Djava.io.tmpdir="$dir/tmp" \
+        -Dcks.e2e.kubernetes.scanner.initial.delay.seconds="$FIRST_PASS" \
         -cp "$cp" org.apache.cloudstack.ServerDaemon > "$dir/log/stdout.log" 2>&1 < /dev/null &
         echo $! > "$dir/pid")
     mkdir -p "$dir/tmp"
@@ -275,7 +279,7 @@ cmd_run() {
     standin_start
     local rc=0
     python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --mode "$mode" --out "$RUN" --script "$0" \
-        --socket "$SOCK" --net "$NET" --public "$PUBLIC" || rc=$?
+        --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" || rc=$?
     cp "$RUN/report-$mode.json" "$RUN/report-$mode.txt" "$OUT/" 2>/dev/null || true
     return $rc
 }

@@ -65,7 +65,7 @@ class Setup:
         self.keys = (keys["apikey"], keys["secretkey"])
 
     def deploy_zone(self):
-        """The simulator zone of setup/dev/advanced.cfg (one cluster, four hosts: two CKS clusters and the system VMs fit), as deployDataCenter.py
+        """The simulator zone of setup/dev/advanced.cfg (one cluster, four hosts), as deployDataCenter.py
         deploys it, by CloudStack's own API calls."""
         a = self.api(1)
         zone = a.call("createZone", name="e2e-simulator", networktype="Advanced", dns1="10.147.28.6",
@@ -88,9 +88,13 @@ class Setup:
                forvirtualnetwork="true")
         cluster = a.call("addCluster", zoneid=self.zone, podid=pod["id"], clustername="C0", hypervisor="Simulator",
                          clustertype="CloudManaged")["cluster"][0]
+        # Hosts larger than the simulator's default (4 cores, 8 GiB; SimulatorDiscoverer reads the URL's last
+        # segment): three clusters, their scale, a user VM and the system VMs deploy at once without
+        # "Host does not have enough capacity".
         for h in ("h0", "h1", "h2", "h3"):
             a.call("addHost", zoneid=self.zone, podid=pod["id"], clusterid=cluster["id"], hypervisor="Simulator",
-                   url="http://sim/c0/" + h, username="root", password="password")
+                   url="http://sim/c0/%s/cpucore=16&cpuspeed=4000&memory=%d" % (h, 64 * 1024 ** 3),
+                   username="root", password="password")
         a.call("createStoragePool", zoneid=self.zone, podid=pod["id"], clusterid=cluster["id"], name="PS0",
                url="nfs://10.147.28.6:/export/home/sandbox/primary0")
         a.call("addImageStore", provider="NFS", zoneid=self.zone, url="nfs://10.147.28.6:/export/home/sandbox/secondary")
