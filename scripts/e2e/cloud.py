@@ -66,15 +66,27 @@ class Api:
     def job(self, command, wait=600, **params):
         """An asynchronous command: its job id, and its result once it ended (within wait seconds)."""
         job_id = self.call(command, **params)["jobid"]
-        end = now() + wait
-        while now() < end:
-            result = self.call("queryAsyncJobResult", jobid=job_id)
-            if result["jobstatus"] != 0:
-                if result["jobstatus"] == 2:
-                    raise Failure("%s failed: %s" % (command, result.get("jobresult")))
-                return job_id, result.get("jobresult", {})
-            time.sleep(2)
-        raise Failure("%s: job %s did not end within %d s" % (command, job_id, wait))
+        result = wait_job(lambda: self, job_id, wait)
+        if result["jobstatus"] == 0:
+            raise Failure("%s: job %s did not end within %d s" % (command, job_id, wait))
+        if result["jobstatus"] == 2:
+            raise Failure("%s failed: %s" % (command, result.get("jobresult")))
+        return job_id, result.get("jobresult", {})
+
+
+def wait_job(api, job_id, wait, each=None):
+    """Polls queryAsyncJobResult through api() (asked again at each poll: a server may have died) every 2 s
+    until the job ends or wait seconds pass, calling each() before every poll; the last result."""
+    end = now() + wait
+    result = {"jobstatus": 0}
+    while now() < end:
+        if each:
+            each()
+        result = api().call("queryAsyncJobResult", jobid=job_id)
+        if result["jobstatus"] != 0:
+            break
+        time.sleep(2)
+    return result
 
 
 def msid_of(n):

@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from cloud import Api, Failure, msid_of, now
+from cloud import Api, Failure, msid_of, wait_job
 from cloudstack_setup import Setup
 from servers import Servers
 from states import StateLog, illegal_changes, table_rows
@@ -55,15 +55,8 @@ class Scenario(Setup):
 
     def finish(self, entry, wait):
         """Waits (bounded) for the job of entry to end; records outcome, error and seconds."""
-        end = now() + wait
-        result = {"jobstatus": 0}
-        while now() < end:
-            self.states.poll()
-            result = self.api(2 if entry["server"] == 1 and not self.servers.alive(1) else entry["server"]).call(
-                "queryAsyncJobResult", jobid=entry["job"])
-            if result["jobstatus"] != 0:
-                break
-            time.sleep(2)
+        asked = lambda: self.api(2 if entry["server"] == 1 and not self.servers.alive(1) else entry["server"])
+        result = wait_job(asked, entry["job"], wait, self.states.poll)
         entry["outcome"] = {0: "running", 1: "succeeded", 2: "failed"}[result["jobstatus"]]
         entry["error"] = (result.get("jobresult") or {}).get("errortext")
         entry["seconds"] = round(time.time() - self.states.t0 - entry["submitted"], 1)
