@@ -290,8 +290,8 @@ mode_slot() {
     die "unknown mode $1 (compat or fenced)"
 }
 
-# Both modes side by side, each in its slot: most of a run is waiting (the scanner's first pass
-# comes 300 s after a server starts), so two runs at once take little longer than one.
+# Both modes side by side, each in its slot: much of a run is waiting (for the scanner's first
+# pass, the heartbeat threshold, the nodes), so two runs at once take little longer than one.
 cmd_all() {
     cmd_build
     venv

@@ -230,7 +230,7 @@ class Scenario(Setup):
         self.deploy_zone()
         self.kubernetes_setup()
 
-        # a and b wait for their nodes; c goes through its life while server 2's scanner is not yet due.
+        # a and b wait for their nodes (held by the stand-in); c goes through its life.
         self.hold("e2e-a")
         self.hold("e2e-b")
         a, create_a = self.create_cluster(1, "e2e-a")
