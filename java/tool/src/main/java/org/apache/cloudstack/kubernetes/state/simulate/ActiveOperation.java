@@ -11,6 +11,11 @@ final class ActiveOperation {
     final String movedTo;
     /** The status scanner failed it while it was still running (the upstream design's window). */
     volatile boolean failedByScanner;
+    /**
+     * A start whose Starting cluster a stop took over (compat: the table's Starting -> Stopping): it
+     * runs on, unaware, and an operation entering the cluster later is that window's, not a double entry.
+     */
+    volatile boolean takenOver;
 
     ActiveOperation(ScriptedOperation script, int server, long runid, boolean entered, String movedTo) {
         this.script = script;
@@ -18,5 +23,11 @@ final class ActiveOperation {
         this.runid = runid;
         this.entered = entered;
         this.movedTo = movedTo;
+    }
+
+    @Override
+    public String toString() {
+        return "operation " + script.index() + " (" + script.kind() + (entered ? ", moved it to " + movedTo
+                : ", went ahead") + ", server " + server + " run " + runid + ")";
     }
 }

@@ -3,12 +3,15 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Watches the operations inside each cluster. Invariants: no two transitioning operations inside
  * one cluster at once. Known windows of the upstream design are counted, not hidden: a live
  * operation failed by the scanner, a late (zombie) completion of such an operation that still
- * hits, and operations that go ahead without a state change alongside another.
+ * hits, operations that go ahead without a state change alongside another, and a stop taking a
+ * Starting cluster over from its live start (compat), after which that start runs on beside
+ * whatever enters the cluster next.
  */
 final class InvariantMonitor {
     final AtomicInteger doubleEntries = new AtomicInteger();
@@ -17,6 +20,16 @@ final class InvariantMonitor {
     final AtomicInteger zombieCompletions = new AtomicInteger();
     final AtomicInteger stopTakeovers = new AtomicInteger();
     private final Map<Long, ClusterTracker> trackers = new ConcurrentHashMap<>();
+    /** Told of every double entry, with both operations: a broken invariant explains itself. */
+    private final Consumer<String> told;
+
+    InvariantMonitor() {
+        this(line -> { });
+    }
+
+    InvariantMonitor(Consumer<String> told) {
+        this.told = told;
+    }
 
     ClusterTracker tracker(long clusterId) {
         return trackers.computeIfAbsent(clusterId, ClusterTracker::new);
@@ -25,12 +38,18 @@ final class InvariantMonitor {
     /** Called with the tracker locked, right after the operation got in. */
     void entered(ClusterTracker tracker, ActiveOperation op) {
         for (ActiveOperation other : tracker.active) {
-            if (other.failedByScanner) {
-                continue; // already counted as a live operation failed
+            if (other.failedByScanner || other.takenOver) {
+                continue; // already counted as a live operation failed, or as a stop's takeover
             }
             if (op.entered && other.entered) {
                 boolean takeover = "Starting".equals(other.movedTo) && op.script.kind() == SimOperation.STOP;
                 (takeover ? stopTakeovers : doubleEntries).incrementAndGet();
+                if (takeover) {
+                    other.takenOver = true;
+                } else {
+                    told.accept("[simulate] double entry in cluster " + tracker.clusterId + ": " + op + " beside "
+                            + other);
+                }
             } else {
                 concurrentProceeds.incrementAndGet();
             }
@@ -41,7 +60,7 @@ final class InvariantMonitor {
     /** Called with the tracker locked, right after the operation's completion. */
     void exited(ClusterTracker tracker, ActiveOperation op, boolean completionHit) {
         tracker.active.remove(op);
-        if (completionHit && op.entered && op.failedByScanner) {
+        if (completionHit && op.entered && (op.failedByScanner || op.takenOver)) {
             zombieCompletions.incrementAndGet();
         }
     }

@@ -64,7 +64,7 @@ public final class Simulation {
 
     /** Every server a thread of this JVM, on the config's database (or an embedded H2). */
     public static Simulation threads(SimulationConfig config, Consumer<String> progress) {
-        return new Simulation(config, DatabaseTopology.of(config), () -> new ThreadServers(config), progress);
+        return new Simulation(config, DatabaseTopology.of(config), () -> new ThreadServers(config, progress), progress);
     }
 
     /** Every server a process of its own ({@code simulate --processes}), on the options' databases. */

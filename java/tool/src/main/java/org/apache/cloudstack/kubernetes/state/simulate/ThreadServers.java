@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
@@ -28,7 +29,7 @@ final class ThreadServers implements ServerDriver {
     private static final long WORKERS_GRACE_SECONDS = 30;
 
     private final SimulationConfig config;
-    private final InvariantMonitor monitor = new InvariantMonitor();
+    private final InvariantMonitor monitor;
     private final OperationOutcomes outcomes = new OperationOutcomes();
     private final LatencyRecorder latency = new LatencyRecorder();
     private final ScannerStats scanStats = new ScannerStats();
@@ -42,8 +43,9 @@ final class ThreadServers implements ServerDriver {
     private SimulationDatabase db;
     private OperationRunner runner;
 
-    ThreadServers(SimulationConfig config) {
+    ThreadServers(SimulationConfig config, Consumer<String> progress) {
         this.config = config;
+        this.monitor = new InvariantMonitor(progress);
     }
 
     @Override
