@@ -32,7 +32,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
+# shellcheck source=shared-tarball.sh
+source "$ROOT/scripts/shared-tarball.sh"
+TARBALL="$(shared_tarball)"
 CACHE_ROOT="${CKS_CACHE_DIR:-${HOME:-/tmp}/.cache/cks-state}/cloudstack-db"
 BUILD_PORT=3437
 BUILD_DIR="$ROOT/.mariadb/cloudstack-db-$BUILD_PORT"

@@ -23,7 +23,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TARBALL="${CKS_CLOUDSTACK_TARBALL:-$ROOT/../shared/cloudstack/cloudstack-3d6cafe193.tar.gz}"
+# shellcheck source=shared-tarball.sh
+source "$ROOT/scripts/shared-tarball.sh"
+TARBALL="$(shared_tarball)"
 WORK="${CKS_CLOUDSTACK_WORK:-$ROOT/target/cloudstack}"
 SERIES_DIR="$ROOT/cloudstack"
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
