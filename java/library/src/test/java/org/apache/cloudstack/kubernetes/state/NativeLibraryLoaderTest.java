@@ -157,15 +157,16 @@ class NativeLibraryLoaderTest {
                 && Files.isExecutable(Paths.get("/usr/sbin/runuser")), "needs root and runuser to act as user nobody");
         Path shared = Files.createDirectories(tmp.resolve("shared-tmp"));
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        // nobody cannot read root's Maven repository: the class path is copied where it can.
+        // nobody may not reach root's Maven repository or a checkout in a private folder (mktemp -d):
+        // the whole class path is copied where it can.
         Path cp = Files.createDirectories(tmp.resolve("cp"));
         List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             Path source = Paths.get(entry);
-            if (Files.isRegularFile(source)) {
-                entries.add(Files.copy(source, cp.resolve(entries.size() + "-" + source.getFileName())).toString());
-            } else {
-                entries.add(entry);
+            if (Files.exists(source)) {
+                Path copy = cp.resolve(entries.size() + "-" + source.getFileName());
+                copyTree(source, copy);
+                entries.add(copy.toString());
             }
         }
         makeReadableByAll(tmp);
@@ -208,6 +209,14 @@ class NativeLibraryLoaderTest {
             for (Path p : paths.toList()) {
                 Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(
                         Files.isDirectory(p) ? (p.endsWith("shared-tmp") ? "rwxrwxrwx" : "rwxr-xr-x") : "rw-r--r--"));
+            }
+        }
+    }
+
+    private static void copyTree(Path source, Path target) throws IOException {
+        try (var paths = Files.walk(source)) {
+            for (Path p : paths.toList()) {
+                Files.copy(p, target.resolve(source.relativize(p).toString()));
             }
         }
     }
