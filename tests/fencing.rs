@@ -7,6 +7,9 @@ use cks_state::{
     DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION,
 };
 
+mod common;
+use common::owner;
+
 const P: Profile = Profile::Upstream;
 const FENCED: StateMachine = StateMachine::new(P, Mode::Fenced);
 const ME: Owner = Owner {
@@ -367,11 +370,7 @@ fn a_scale_refused_or_never_held_leaves_the_state() {
 
 #[test]
 fn reconcile_skips_held_rows_and_chains_versions() {
-    let scanner = Owner {
-        msid: 9,
-        runid: 90,
-        job_id: None,
-    };
+    let scanner = owner(9, 90, None);
     let held = cluster_row(State::Alert, 3, Some(ME));
     assert!(FENCED
         .reconcile(&held, VmSummary::AllStopped, scanner)
@@ -405,21 +404,9 @@ fn reconcile_skips_held_rows_and_chains_versions() {
 
 #[test]
 fn recovery_needs_no_job_and_a_provably_gone_owner() {
-    let stale = Owner {
-        msid: 2,
-        runid: 20,
-        job_id: Some(7),
-    };
-    let restarted = Owner {
-        msid: 3,
-        runid: 30,
-        job_id: None,
-    };
-    let down = Owner {
-        msid: 4,
-        runid: 40,
-        job_id: None,
-    };
+    let stale = owner(2, 20, Some(7));
+    let restarted = owner(3, 30, None);
+    let down = owner(4, 40, None);
     let candidates = [
         candidate(1, State::Scaling, 5, Some(ME)),
         candidate(2, State::Upgrading, 6, Some(stale)),
@@ -632,11 +619,7 @@ fn candidates_are_operation_states_or_held_rows() {
 
 #[test]
 fn recovery_is_linear_at_a_hundred_thousand_clusters_and_a_million_jobs() {
-    let gone = Owner {
-        msid: 7,
-        runid: 1,
-        job_id: None,
-    };
+    let gone = owner(7, 1, None);
     let candidates: Vec<Candidate> = (0..100_000u64)
         .map(|i| candidate(i, State::Scaling, i, Some(gone)))
         .collect();

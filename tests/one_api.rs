@@ -298,16 +298,8 @@ fn plan_of(machine: StateMachine, candidates: &[Candidate], jobs: &[JobRef]) -> 
 /// The documented mode differences on fixed cases, one by one.
 #[test]
 fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode() {
-    let me = Owner {
-        msid: 1,
-        runid: 1,
-        job_id: Some(1),
-    };
-    let other = Owner {
-        msid: 2,
-        runid: 2,
-        job_id: Some(2),
-    };
+    let me = common::owner(1, 1, Some(1));
+    let other = common::owner(2, 2, Some(2));
     let row = ClusterRow {
         token: Token {
             state: State::Destroying,
@@ -339,11 +331,7 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
 /// completion ends from that state (as upstream's destroy worker does); no entry, no hold.
 #[test]
 fn a_compat_proceed_holds_the_row_as_read_and_completes_from_it() {
-    let me = Owner {
-        msid: 1,
-        runid: 1,
-        job_id: Some(1),
-    };
+    let me = common::owner(1, 1, Some(1));
     let read = ClusterRow {
         token: Token {
             state: State::Destroying,
@@ -388,11 +376,7 @@ fn a_compat_proceed_holds_the_row_as_read_and_completes_from_it() {
 
 #[test]
 fn only_fenced_mode_runs_out_of_versions() {
-    let me = Owner {
-        msid: 1,
-        runid: 1,
-        job_id: None,
-    };
+    let me = common::owner(1, 1, None);
     let row = ClusterRow {
         token: Token {
             state: State::Running,

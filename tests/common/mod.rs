@@ -53,3 +53,12 @@ impl ClusterCell {
 pub fn state(name: &str) -> State {
     State::from_name(name).unwrap_or_else(|| panic!("no state {name}"))
 }
+
+/// A server's identity, as the owner columns hold it; `job` is None for the scanner.
+pub fn owner(msid: u64, runid: u64, job: Option<u64>) -> cks_state::Owner {
+    cks_state::Owner {
+        msid,
+        runid,
+        job_id: job,
+    }
+}
