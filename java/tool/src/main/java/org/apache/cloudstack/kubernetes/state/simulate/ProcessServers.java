@@ -57,8 +57,8 @@ final class ProcessServers implements ServerDriver {
     }
 
     @Override
-    public long heartbeatThresholdMillis() {
-        return options.heartbeatThresholdMillis();
+    public ClusterStateMachine<State, Event> machine(ClusterStateMachine<State, Event> bound) {
+        return bound.withHeartbeatThreshold(options.heartbeatThresholdMillis());
     }
 
     @Override

@@ -16,8 +16,8 @@ interface ServerDriver extends AutoCloseable {
     /** The connections the run's own database pool needs. */
     int runConnections();
 
-    /** The heartbeat threshold the servers and the judging scanner use. */
-    long heartbeatThresholdMillis();
+    /** The machine the servers and the judging scanner use: the bound one, or its threshold changed. */
+    ClusterStateMachine<State, Event> machine(ClusterStateMachine<State, Event> bound);
 
     /** Starts the servers of {@code script} on the prepared database (their mshost rows are written). */
     void start(OperationScript script, ClusterStateMachine<State, Event> machine, SimulationDatabase db,

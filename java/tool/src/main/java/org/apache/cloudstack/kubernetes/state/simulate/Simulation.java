@@ -95,8 +95,8 @@ public final class Simulation {
     public SimulationReport run() throws SQLException, InterruptedException, IOException {
         driver = drivers.make();
         OperationScript script = OperationScript.generate(config);
-        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class)
-                .withMode(config.mode()).withHeartbeatThreshold(driver.heartbeatThresholdMillis());
+        ClusterStateMachine<State, Event> machine = driver.machine(
+                ClusterStateMachine.bind(State.class, Event.class).withMode(config.mode()));
         long runStarted = System.nanoTime();
         try (ServerDriver servers = driver; SimulationDatabase db = topology.open(driver.runConnections())) {
             db.prepare();

@@ -55,8 +55,8 @@ final class ThreadServers implements ServerDriver {
     }
 
     @Override
-    public long heartbeatThresholdMillis() {
-        return ClusterStateMachine.bind(State.class, Event.class).heartbeatThresholdMillis();
+    public ClusterStateMachine<State, Event> machine(ClusterStateMachine<State, Event> bound) {
+        return bound;
     }
 
     @Override
