@@ -33,7 +33,7 @@ final class DatabaseErrors {
             return "access denied (wrong user or password)";
         }
         if (code == MYSQL_DB_ACCESS_DENIED) {
-            return "access denied to the database (the user lacks its grants)";
+            return "access denied to the database (it does not exist, or the user has no grants on it)";
         }
         if (code == MYSQL_UNKNOWN_DATABASE || code == H2_NOT_FOUND_IF_EXISTS || code == H2_NOT_FOUND) {
             return "no such database (a command without --apply never creates one)";

@@ -82,6 +82,7 @@ class OperatorConventionsTest {
                 + "\ndb.cloud.password=" + ToolDatabase.OPERATOR_PASSWORD + "\ndb.cloud.host=" + hostPort[0]
                 + "\ndb.cloud.port=" + hostPort[1] + "\ndb.cloud.name=cloud\ndb.cloud.driver=jdbc:mysql\n");
         ToolDatabase.MARIADB.reset();
+        ToolDatabase.H2.reset();
         System.setProperty(DatabaseOptions.DEFAULT_FILE_PROPERTY, props.toString());
         try {
             ToolRun run = ToolRun.of("scan");
@@ -114,6 +115,30 @@ class OperatorConventionsTest {
         assertTrue(typo.err().contains("Did you mean: cks-state scan"), typo.err());
         assertTrue(typo.err().endsWith("try 'cks-state --help'\n"), typo.err());
         assertFalse(typo.err().contains("Usage:"), "no usage text after an error: " + typo.err());
+    }
+
+    /**
+     * A misspelled database name on MariaDB: the server answers 1044 (not 1049) to a user without
+     * global grants, so the reason names both causes; nothing is created.
+     */
+    @Test
+    void aMisspelledMariaDbDatabaseIsNamedAndNotCreated() throws Exception {
+        for (ToolDatabase db : new ToolDatabase[] {ToolDatabase.MARIADB, ToolDatabase.CONNECTOR_J}) {
+            String url = db.url().replaceFirst("/cloud\\?", "/clouud?");
+            String bare = db.bareUrl().replaceFirst("/cloud$", "/clouud");
+            for (String[] args : new String[][] {{"scan", "--jdbc-url", url}, {"schema", "--jdbc-url", url}}) {
+                ToolRun run = ToolRun.of(args);
+                assertEquals(1, run.code(), run.out() + run.err());
+                assertEquals("cks-state " + args[0] + ": connecting to " + bare + " as cks: access denied to the database"
+                        + " (it does not exist, or the user has no grants on it)\n", run.err());
+            }
+        }
+        try (Connection c = ToolDatabase.MARIADB.connect();
+                var rs = c.getMetaData().getCatalogs()) {
+            while (rs.next()) {
+                assertFalse(rs.getString(1).equalsIgnoreCase("clouud"), "a read-only command created a database");
+            }
+        }
     }
 
     /** db.ha.enabled=true with the source down (nothing listens on 127.0.0.2) and the replica up. */
