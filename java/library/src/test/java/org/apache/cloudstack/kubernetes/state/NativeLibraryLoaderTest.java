@@ -360,8 +360,8 @@ class NativeLibraryLoaderTest {
         assertTrue(counts.get("rawOk") > 0 && counts.get("publicOk") > 0, race);
     }
 
-    @Test
-    void threeClassLoadersEachGetTheirOwnWorkingLibrary() throws Exception {
+    /** The library's classes and log4j: what a probe's own class loaders load it from. */
+    private static List<String> libraryClassPath() throws URISyntaxException {
         URL classes = NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation();
         List<String> path = new ArrayList<>();
         path.add(Paths.get(classes.toURI()).toString());
@@ -370,6 +370,12 @@ class NativeLibraryLoaderTest {
                 path.add(entry);
             }
         }
+        return path;
+    }
+
+    @Test
+    void threeClassLoadersEachGetTheirOwnWorkingLibrary() throws Exception {
+        List<String> path = libraryClassPath();
         List<String> out = fork(TwoLoadersProbe.class,
                 "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, path));
         List<String> loaders = out.stream().filter(l -> l.startsWith("LOADER ")).toList();
@@ -384,14 +390,7 @@ class NativeLibraryLoaderTest {
 
     @Test
     void anExplicitPathHeldByAnotherLoaderIsCopiedToo() throws Exception {
-        URL classes = NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation();
-        List<String> path = new ArrayList<>();
-        path.add(Paths.get(classes.toURI()).toString());
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (entry.contains("log4j")) {
-                path.add(entry);
-            }
-        }
+        List<String> path = libraryClassPath();
         Path lib = builtLibrary();
         List<String> loaders = fork(TwoLoadersProbe.class, "-D" + NativeLibrary.PATH_PROPERTY + "=" + lib,
                 "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, path))
