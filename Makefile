@@ -24,7 +24,7 @@ build-host:
 
 test: toolchains rust-test java-test platform-test cloudstack
 
-# The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, clippy, the
+# The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, file sizes, clippy, the
 # cargo unit and property tests, and the library's H2 tests through this machine's native library
 # under -Xcheck:jni (the MariaDB cases are aborted, not run).
 CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance --test one_api \
@@ -32,6 +32,7 @@ CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_co
 	--test differential_schedules
 check:
 	cargo fmt --check
+	scripts/check-file-sizes.sh
 	cargo clippy --all-targets -- -D warnings
 	cargo test --quiet $(CHECK_CARGO_TESTS)
 	scripts/native.sh toolchains
@@ -41,6 +42,7 @@ check:
 
 rust-test:
 	cargo fmt --check
+	scripts/check-file-sizes.sh
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features test-hooks -- -D warnings
 	cargo test --quiet

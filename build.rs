@@ -322,7 +322,7 @@ fn write_if_changed(path: &std::path::Path, text: &str) {
 
 fn main() {
     println!("cargo:rerun-if-changed={SPEC_FILE}");
-    println!("cargo:rerun-if-changed=build_support/spec.rs");
+    println!("cargo:rerun-if-changed=build_support");
     let text = std::fs::read_to_string(SPEC_FILE).unwrap_or_else(|e| panic!("{SPEC_FILE}: {e}"));
     let spec = spec::parse(&text).unwrap_or_else(|e| panic!("{SPEC_FILE}: {e}"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));

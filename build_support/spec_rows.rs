@@ -1,0 +1,71 @@
+//! The rows `spec/state-machine.tsv` parses into: what `build.rs` generates code from.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    pub code: u8,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationRow {
+    pub code: u8,
+    pub name: String,
+    pub first_event: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransitionRow {
+    pub from: u8,
+    pub event: u8,
+    pub to: u8,
+    /// The profiles that have the row: bit `code` for each.
+    pub profiles: u8,
+}
+
+/// A table: the transition rows whose tag is one of `tags`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileRow {
+    pub code: u8,
+    pub name: String,
+    pub tags: Vec<String>,
+}
+
+impl ProfileRow {
+    /// The profile's name as a constant (`cloudstack-4.20` -> `CLOUDSTACK_4_20`): its code's name and
+    /// the prefix of its generated table.
+    pub fn constant(&self) -> String {
+        self.name.replace(['-', '.'], "_").to_uppercase()
+    }
+}
+
+/// A code that crosses JNI: `family` groups the codes of one result field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRow {
+    pub family: String,
+    pub name: String,
+    pub value: i32,
+}
+
+/// A field of a packed result: `width` bits from bit `shift` of a 64-bit value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldRow {
+    pub layout: String,
+    pub name: String,
+    pub shift: u32,
+    pub width: u32,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Spec {
+    pub states: Vec<Named>,
+    pub events: Vec<Named>,
+    pub operations: Vec<OperationRow>,
+    pub profiles: Vec<ProfileRow>,
+    pub transitions: Vec<TransitionRow>,
+    /// (operation code, state code)
+    pub proceed: Vec<(u8, u8)>,
+    pub nothing: Vec<(u8, u8)>,
+    pub orphans: Vec<u8>,
+    pub codes: Vec<CodeRow>,
+    pub fields: Vec<FieldRow>,
+}

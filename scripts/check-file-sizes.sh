@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Small files with one job each: fails on a main source file (the core, the glue, the build's
+# generator, the library and the tool) over the line limit, naming each one. Tests are not counted.
+set -euo pipefail
+LIMIT=${CKS_MAX_SOURCE_LINES:-350}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+over=0
+while IFS= read -r file; do
+    lines=$(wc -l <"$file")
+    if [ "$lines" -gt "$LIMIT" ]; then
+        echo "check-file-sizes: $file has $lines lines (limit $LIMIT): split it by job" >&2
+        over=1
+    fi
+done < <(git ls-files build.rs 'build_support/*.rs' 'src/*.rs' 'java/*/src/main/*.java')
+[ "$over" -eq 0 ] && echo "check-file-sizes: no main source file over $LIMIT lines"
+exit "$over"
