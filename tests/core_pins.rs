@@ -2,8 +2,8 @@
 //! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
 
 use cks_state::{
-    Candidate, ClusterRow, JobRef, Mode, Operation, Owner, Profile, RecoveryPlanner, ScaleKind,
-    ScaleStep, State, StateMachine, Token, VmSummary,
+    Candidate, ClusterRow, CoreError, Hold, JobRef, Mode, Operation, Owner, Profile,
+    RecoveryPlanner, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
 };
 
 const P: Profile = Profile::Upstream;
@@ -201,4 +201,29 @@ fn modes_round_trip_their_codes() {
     assert_eq!(Mode::from_code(-1), None);
     assert!(Mode::Fenced.reads_fence());
     assert!(!Mode::Compat.reads_fence());
+}
+
+#[test]
+fn a_hold_from_the_host_that_moved_the_cluster_holds_it_in_that_state() {
+    let running = Token {
+        state: State::Running,
+        version: 7,
+    };
+    assert_eq!(
+        Hold::checked("held", running, Some(State::Stopping)),
+        Err(CoreError::HoldMismatch {
+            argument: "held",
+            moved: State::Stopping,
+            held: State::Running,
+        })
+    );
+    for moved_to in [Some(State::Running), None] {
+        assert_eq!(
+            Hold::checked("held", running, moved_to),
+            Ok(Hold {
+                token: running,
+                moved_to,
+            })
+        );
+    }
 }
