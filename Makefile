@@ -5,7 +5,7 @@ JAR := java/target/cks-state-cli.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check cloudstack e2e-cloudstack run test rust-test java-test platform-test build build-host clean toolchains reproducible
+.PHONY: check lint cloudstack e2e-cloudstack run test rust-test java-test platform-test build build-host clean toolchains reproducible
 
 run: build
 	java -jar $(JAR) simulate
@@ -24,26 +24,26 @@ build-host:
 
 test: toolchains rust-test java-test platform-test cloudstack
 
+# The checks both loops start with: formatting, file sizes, clippy.
+lint:
+	cargo fmt --check
+	scripts/check-file-sizes.sh
+	cargo clippy --all-targets -- -D warnings
+
 # The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, file sizes, clippy, the
 # cargo unit and property tests, and the library's H2 tests through this machine's native library
 # under -Xcheck:jni (the MariaDB cases are aborted, not run).
 CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance --test one_api \
 	--test fencing --test recovery_planning --test upstream_scenarios --test core_pins --test spec_parser --test java_codes \
 	--test differential_schedules
-check:
-	cargo fmt --check
-	scripts/check-file-sizes.sh
-	cargo clippy --all-targets -- -D warnings
+check: lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)
 	scripts/native.sh toolchains
 	rm -rf java/library/target/classes/native
 	set -o pipefail; cd java && $(MVN) -Phost -pl library -Dh2.only=true -Dcks.excluded.groups=,shipping-jar test 2>&1 | tee target-check.log
 	scripts/check-jni-warnings.sh java/target-check.log java/library/target/surefire-reports
 
-rust-test:
-	cargo fmt --check
-	scripts/check-file-sizes.sh
-	cargo clippy --all-targets -- -D warnings
+rust-test: lint
 	cargo clippy --all-targets --features test-hooks -- -D warnings
 	cargo test --quiet
 
