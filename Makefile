@@ -5,7 +5,7 @@ JAR := java/target/cks-state-cli.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check lint cloudstack e2e-cloudstack run test rust-test java-test platform-test build build-host clean toolchains reproducible
+.PHONY: check lint cloudstack e2e-cloudstack run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible
 
 run: build
 	java -jar $(JAR) simulate
@@ -22,7 +22,12 @@ build-host:
 	rm -rf java/library/target/classes/native
 	cd java && $(MVN) -Phost -DskipTests package
 
-test: toolchains rust-test java-test platform-test cloudstack
+test: toolchains scripts-test rust-test java-test platform-test cloudstack
+
+# The project's own scripts, checked as a new user meets them: the lookup of ../shared from a clone
+# in a temporary folder.
+scripts-test:
+	scripts/check-shared-lookup.sh
 
 # The checks both loops start with: formatting, file sizes, clippy.
 lint:
@@ -40,7 +45,8 @@ check: lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)
 	scripts/native.sh toolchains
 	rm -rf java/library/target/classes/native
-	set -o pipefail; cd java && $(MVN) -Phost -pl library -Dh2.only=true -Dcks.excluded.groups=,shipping-jar test 2>&1 | tee target-check.log
+	set -o pipefail; cd java && $(MVN) -Phost -pl library -Dh2.only=true -Dcks.excluded.groups=,shipping-jar \
+	  -Dcks.shared.dir="$$(../scripts/shared.sh)" test 2>&1 | tee target-check.log
 	scripts/check-jni-warnings.sh java/target-check.log java/library/target/surefire-reports
 
 rust-test: lint
@@ -54,7 +60,8 @@ java-test:
 	scripts/mariadb.sh start
 	scripts/cloudstack-db.sh load
 	scripts/galera.sh install
-	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" verify 2>&1 | tee target-test.log; \
+	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" -Dcks.shared.dir="$$(../scripts/shared.sh)" \
+	  verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
 	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/examples/target/surefire-reports
 

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 #[path = "build_support/spec.rs"]
 mod spec;
 
+#[path = "build_support/profiles.rs"]
+mod profiles;
+
 const SPEC_FILE: &str = "spec/state-machine.tsv";
 
 fn enum_source(out: &mut String, name: &str, doc: &str, variants: &[(u8, &str)]) {
@@ -82,6 +85,7 @@ fn generate(spec: &spec::Spec) -> String {
         );
     }
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    out.push_str(&profiles::rust_profiles(spec));
 
     // One dense table per profile: [state][event] -> target code or NO_STATE.
     let mut profiles = spec.profiles.clone();
@@ -329,7 +333,11 @@ fn main() {
     std::fs::write(out_dir.join("state_machine_table.rs"), generate(&spec))
         .expect("write generated table");
     std::fs::write(out_dir.join("codes.rs"), rust_codes(&spec)).expect("write generated codes");
-    // The Java side of the same codes. It is checked in beside the Java sources (Maven needs no
-    // cargo run to find it); tests/java_codes.rs fails when that copy differs from this one.
+    // The Java side of the same codes and profiles. They are checked in beside the Java sources (Maven
+    // needs no cargo run to find them); tests/java_codes.rs fails when a copy differs from these.
     write_if_changed(&out_dir.join("NativeCodes.java"), &java_codes(&spec));
+    write_if_changed(
+        &out_dir.join("Profile.java"),
+        &profiles::java_profile(&spec),
+    );
 }

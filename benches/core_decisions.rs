@@ -65,7 +65,7 @@ fn decisions() {
     let next = median_ns(samples, iterations, |i| {
         let k = i & (n - 1);
         next_state(
-            Profile::Upstream,
+            Profile::CloudStack4_22,
             State::ALL[states[k]],
             Event::ALL[events[k]],
         )
@@ -74,7 +74,7 @@ fn decisions() {
     let entry = median_ns(samples, iterations, |i| {
         let k = i & (n - 1);
         match decide_entry(
-            Profile::Upstream,
+            Profile::CloudStack4_22,
             Operation::ALL[operations[k]],
             State::ALL[states[k]],
         ) {
@@ -136,7 +136,7 @@ fn planning() {
             job_ids.swap(i, order[i] % (i + 1));
         }
         let samples = if quick() { 3 } else { 11 };
-        let machine = StateMachine::new(Profile::Upstream, Mode::Compat);
+        let machine = StateMachine::new(Profile::CloudStack4_22, Mode::Compat);
         let ns = median_ns(samples, 1, |_| {
             let rows = ids.iter().zip(&row_states).map(|(&id, &state)| Candidate {
                 id,

@@ -1,11 +1,15 @@
 //! Parser of `spec/state-machine.tsv`, shared by `build.rs` (which generates the Rust tables)
 //! and by the parser's own tests. Every error names the file's line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[path = "spec_rows.rs"]
 mod rows;
 pub use rows::*;
+
+#[path = "spec_checks.rs"]
+mod checks;
+use checks::{check_dense, check_orphan_exits};
 
 fn lookup(names: &[Named], name: &str, what: &str, line: usize) -> Result<u8, String> {
     names
@@ -61,18 +65,6 @@ fn add_named(
     Ok(())
 }
 
-/// Codes must be 0..n-1 so that generated tables index by code.
-fn check_dense(codes: impl Iterator<Item = u8>, what: &str) -> Result<(), String> {
-    let set: BTreeSet<u8> = codes.collect();
-    match (0..set.len() as u16).find(|c| !set.contains(&(*c as u8))) {
-        Some(missing) => Err(format!(
-            "{what} codes must be 0..{}: {missing} is missing",
-            set.len() - 1
-        )),
-        None => Ok(()),
-    }
-}
-
 fn lower_identifier(t: &str) -> bool {
     t.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && t.chars()
@@ -115,6 +107,49 @@ fn parse_field(fields: &[&str], earlier: &[FieldRow], line: usize) -> Result<Fie
     })
 }
 
+/// `profile <code> <name> <tags> <first release>`: codes 0 to 7 (a row's profiles are a byte),
+/// names and releases unique.
+fn parse_profile(
+    fields: &[&str],
+    earlier: &[ProfileRow],
+    line: usize,
+) -> Result<ProfileRow, String> {
+    expect_fields(fields, 5, line)?;
+    let code = parse_code(fields[1], line)?;
+    let name = fields[2];
+    if code >= 8 || earlier.iter().any(|p| p.code == code || p.name == name) {
+        return Err(format!(
+            "line {line}: profile '{name}' repeats a code or name, or its code is not 0 to 7"
+        ));
+    }
+    let release = match fields[4] {
+        "-" => None,
+        text => Some(parse_release(text).ok_or_else(|| {
+            format!("line {line}: '{text}' is not a release (four numbers, 4.20.2.0) or -")
+        })?),
+    };
+    if release.is_some() && earlier.iter().any(|p| p.release == release) {
+        return Err(format!(
+            "line {line}: two profiles for release {}",
+            fields[4]
+        ));
+    }
+    Ok(ProfileRow {
+        code,
+        name: name.to_string(),
+        tags: fields[3].split(',').map(str::to_string).collect(),
+        release,
+    })
+}
+
+fn parse_release(text: &str) -> Option<[u16; 4]> {
+    let parts: Vec<u16> = text
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    parts.try_into().ok()
+}
+
 pub fn parse(text: &str) -> Result<Spec, String> {
     let mut spec = Spec::default();
     // (from, event) -> (line, profiles), to find two rows for one cell of a profile.
@@ -152,31 +187,14 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                 });
             }
             "profile" => {
-                expect_fields(&fields, 4, line)?;
-                let code = parse_code(fields[1], line)?;
-                let name = fields[2];
-                if code >= 8
-                    || spec
-                        .profiles
-                        .iter()
-                        .any(|p| p.code == code || p.name == name)
-                {
-                    return Err(format!(
-                        "line {line}: profile '{name}' repeats a code or name, or its code is not 0 to 7"
-                    ));
-                }
                 if !spec.transitions.is_empty() {
                     return Err(format!("line {line}: profiles come before the transitions"));
                 }
-                let profile = ProfileRow {
-                    code,
-                    name: name.to_string(),
-                    tags: fields[3].split(',').map(str::to_string).collect(),
-                };
+                let profile = parse_profile(&fields, &spec.profiles, line)?;
                 spec.codes.push(CodeRow {
                     family: "profile".to_string(),
                     name: profile.constant(),
-                    value: i32::from(code),
+                    value: i32::from(profile.code),
                 });
                 spec.profiles.push(profile);
             }
@@ -278,26 +296,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     check_dense(spec.events.iter().map(|s| s.code), "event")?;
     check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
     check_dense(spec.profiles.iter().map(|s| s.code), "profile")?;
-    // The scanner fails an orphan by OperationFailed: every orphan state needs that exit in profile
-    // 0 (the recovery planner releases, and never skips, a candidate without one).
-    if let Some(failed) = spec.events.iter().find(|e| e.name == "OperationFailed") {
-        for &orphan in &spec.orphans {
-            let exits = spec
-                .transitions
-                .iter()
-                .any(|t| t.from == orphan && t.event == failed.code && t.profiles & 1 != 0);
-            if !exits {
-                let name = spec
-                    .states
-                    .iter()
-                    .find(|s| s.code == orphan)
-                    .map_or("?", |s| &s.name);
-                return Err(format!(
-                    "orphan state {name} has no OperationFailed transition in profile 0: the scanner could not fail it"
-                ));
-            }
-        }
-    }
+    check_orphan_exits(&spec)?;
     for (op, state) in &spec.proceed {
         if spec.nothing.contains(&(*op, *state)) {
             return Err(format!(

@@ -28,13 +28,31 @@ pub struct ProfileRow {
     pub code: u8,
     pub name: String,
     pub tags: Vec<String>,
+    /// The first CloudStack release whose `s_fsm` this table is (none for a proposal's table).
+    pub release: Option<[u16; 4]>,
 }
 
 impl ProfileRow {
-    /// The profile's name as a constant (`cloudstack-4.20` -> `CLOUDSTACK_4_20`): its code's name and
-    /// the prefix of its generated table.
+    /// The profile's name as a constant (`4.20.2` -> `CLOUDSTACK_4_20_2`, `alert-scaling` ->
+    /// `ALERT_SCALING`): its code's name, its Java constant and the prefix of its generated table.
     pub fn constant(&self) -> String {
-        self.name.replace(['-', '.'], "_").to_uppercase()
+        let upper = self.name.replace(['-', '.'], "_").to_uppercase();
+        if upper.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("CLOUDSTACK_{upper}")
+        } else {
+            upper
+        }
+    }
+
+    /// The profile's Rust variant (`4.20.2` -> `CloudStack4_20_2`, `alert-scaling` -> `AlertScaling`).
+    pub fn variant(&self) -> String {
+        if self.name.starts_with(|c: char| c.is_ascii_digit()) {
+            return format!("CloudStack{}", self.name.replace('.', "_"));
+        }
+        self.name
+            .split('-')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect()
     }
 }
 

@@ -2,12 +2,18 @@
 # CloudStack's own database, built from CloudStack's own SQL files in CloudStack's own order, for
 # the tests and benchmarks that must run on the schema a real management server has.
 #
-#   scripts/cloudstack-db.sh build   build the `cloud` and `cloud_usage` databases on a private
-#                                    MariaDB and keep their dump (cached; see below)
-#   scripts/cloudstack-db.sh load    load the dump into the server of scripts/mariadb.sh (same
-#                                    CKS_MARIADB_PORT / CKS_MARIADB_DIR), replacing `cloud` and
-#                                    `cloud_usage`; builds first when the cache is empty
-#   scripts/cloudstack-db.sh dump    print the path of the cached dump (building it if needed)
+#   scripts/cloudstack-db.sh build [LINE]   build the `cloud` and `cloud_usage` databases of a
+#                                           release line (cloudstack/lines.tsv; default main) on a
+#                                           private MariaDB and keep their dump (cached; see below)
+#   scripts/cloudstack-db.sh load [LINE]    load the dump into the server of scripts/mariadb.sh (same
+#                                           CKS_MARIADB_PORT / CKS_MARIADB_DIR), replacing `cloud` and
+#                                           `cloud_usage`; builds first when the cache is empty
+#   scripts/cloudstack-db.sh dump [LINE]    print the path of the cached dump (building it if needed)
+#
+# Each line's database is built from that line's own source tarball, along the part of the upgrade
+# path below that leads to the line's version (cloudstack/lines.tsv, column database); a version past
+# the last upgrade (4.20.2.0: no upgrade writes it) is reached as CloudStack's DatabaseUpgradeChecker
+# reaches it, by its NoopDbUpgrade: one more `version` row.
 #
 # What a developer database gets from `mvn -P developer -Ddeploydb` (developer/pom.xml, profile
 # deploydb, which runs com.cloud.upgrade.DatabaseCreator):
@@ -26,15 +32,16 @@
 #
 # The result is cached per sha256 of the source tarball and of this script, in
 # ${CKS_CACHE_DIR:-~/.cache/cks-state}/cloudstack-db/<tarball sha256>-<script sha256, 12>/.
-# Environment: CKS_CLOUDSTACK_TARBALL (default ../shared/cloudstack/cloudstack-3d6cafe193.tar.gz
-# beside the repository).
+# The tarballs are found by scripts/shared.sh (CKS_SHARED_DIR overrides).
 set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=shared-tarball.sh
-source "$ROOT/scripts/shared-tarball.sh"
-TARBALL="$(shared_tarball)"
+# shellcheck source=shared.sh
+source "$ROOT/scripts/shared.sh"
+LINE="${2:-main}"
+TARBALL="$(line_tarball "$LINE")" || exit 1
+FINAL_VERSION="$(line_field "$LINE" database)" || exit 1
 CACHE_ROOT="${CKS_CACHE_DIR:-${HOME:-/tmp}/.cache/cks-state}/cloudstack-db"
 BUILD_PORT=3437
 BUILD_DIR="$ROOT/.mariadb/cloudstack-db-$BUILD_PORT"
@@ -46,7 +53,7 @@ export PATH="$PATH:/usr/sbin:/usr/local/sbin:/sbin"
 log() { echo "cloudstack-db.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# The upgrade path from 4.0.0 to 4.22.0.0: DatabaseUpgradeChecker's hierarchy, every node at or
+# The upgrade path from 4.0.0 to 4.22.0.0 (a line takes the part up to its version): DatabaseUpgradeChecker's hierarchy, every node at or
 # above 4.0.0 and below the code's version, distinct by upgraded version (the first wins: so
 # Upgrade443to444 runs after Upgrade442to450, and Upgrade444to450 does not run). Columns: class,
 # version it writes, prepare scripts, cleanup scripts (META-INF/db/, comma-separated, - for none).
@@ -99,7 +106,11 @@ Upgrade42000to42010 4.20.1.0 schema-42000to42010.sql    schema-42000to42010-clea
 Upgrade42010to42100 4.21.0.0 schema-42010to42100.sql    schema-42010to42100-cleanup.sql
 Upgrade42100to42200 4.22.0.0 schema-42100to42200.sql    schema-42100to42200-cleanup.sql
 "
-FINAL_VERSION=4.22.0.0
+
+# Whether version $1 is at or below version $2.
+version_le() {
+    [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -1)" = "$1" ]
+}
 
 # ScriptRunner.runScript (framework/db/.../ScriptRunner.java): a line whose trimmed text starts
 # with --, // or # is skipped, as is a blank one; a line whose trimmed text ends with ';' ends the
@@ -373,7 +384,6 @@ role_copy() {
 
 build() {
     local sha="$1" out="$2"
-    [ -f "$TARBALL" ] || die "CloudStack's source tarball is not at $TARBALL (set CKS_CLOUDSTACK_TARBALL)"
     WORK="$(mktemp -d)"
     trap 'rm -rf "$WORK"; CKS_MARIADB_PORT=$BUILD_PORT CKS_MARIADB_DIR=$BUILD_DIR "$ROOT/scripts/mariadb.sh" stop >/dev/null 2>&1 || true' EXIT
     log "extracting CloudStack's SQL files (tarball sha256 ${sha:0:12})"
@@ -404,6 +414,7 @@ build() {
     local class version prepare cleanup n=0
     while read -r class version prepare cleanup; do
         [ -n "$class" ] || continue
+        version_le "$version" "$FINAL_VERSION" || continue
         n=$((n + 1))
         log "upgrade $n: $class -> $version"
         if [ "$prepare" != - ]; then
@@ -416,6 +427,12 @@ build() {
         fi
         sql "UPDATE version SET step = 'Complete', updated = UTC_TIMESTAMP() WHERE version = '$version'"
     done <<<"$UPGRADES"
+    if [ "$(sql "SELECT version FROM version ORDER BY id DESC LIMIT 1")" != "$FINAL_VERSION" ]; then
+        # DatabaseUpgradeChecker.calculateUpgradePath: no upgrade writes this version, a NoopDbUpgrade does.
+        log "NoopDbUpgrade -> $FINAL_VERSION"
+        sql "INSERT INTO version (version, updated, step) VALUES ('$FINAL_VERSION', UTC_TIMESTAMP(), 'Upgrade')"
+        sql "UPDATE version SET step = 'Complete', updated = UTC_TIMESTAMP() WHERE version = '$FINAL_VERSION'"
+    fi
     log "running the views"
     for f in $(cd "$meta/views" && LC_ALL=C ls); do
         run_file cloud "$meta/views/$f"
@@ -425,7 +442,7 @@ build() {
     local tables views
     tables=$(sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cloud' AND TABLE_TYPE = 'BASE TABLE'")
     views=$(sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cloud' AND TABLE_TYPE = 'VIEW'")
-    log "built version $FINAL_VERSION: $tables tables, $views views in cloud, $n upgrades, $((SECONDS - started)) s"
+    log "built line $LINE, version $FINAL_VERSION: $tables tables, $views views in cloud, $n upgrades, $((SECONDS - started)) s"
     mkdir -p "$out.tmp"
     "$(command -v mariadb-dump || command -v mysqldump)" --no-defaults --protocol=socket --socket="$SOCK" -uroot \
         --skip-dump-date --routines --triggers --single-transaction --databases cloud cloud_usage |
@@ -439,9 +456,8 @@ build() {
 }
 
 cache_dir() {
-    [ -f "$TARBALL" ] || die "CloudStack's source tarball is not at $TARBALL (set CKS_CLOUDSTACK_TARBALL)"
     local tar_sha script_sha
-    tar_sha=$(sha256sum "$TARBALL" | cut -c1-64)
+    tar_sha="$(tarball_sha256 "$TARBALL")" || exit 1
     script_sha=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)
     echo "$CACHE_ROOT/$tar_sha-$script_sha"
 }
@@ -464,12 +480,12 @@ load() {
     local started=$SECONDS
     client -e 'DROP DATABASE IF EXISTS `cloud`; DROP DATABASE IF EXISTS `cloud_usage`;'
     gunzip -c "$dump" | client
-    log "loaded CloudStack $(sql "SELECT version FROM version ORDER BY id DESC LIMIT 1") into the server on port $port ($((SECONDS - started)) s)"
+    log "loaded CloudStack $(sql "SELECT version FROM version ORDER BY id DESC LIMIT 1") (line $LINE) into the server on port $port ($((SECONDS - started)) s)"
 }
 
 case "${1:-}" in
     build) ensure_built >/dev/null ;;
     load) load ;;
     dump) ensure_built ;;
-    *) die "usage: $0 build|load|dump" ;;
+    *) die "usage: $0 build|load|dump [LINE]" ;;
 esac

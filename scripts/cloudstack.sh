@@ -1,44 +1,63 @@
 #!/usr/bin/env bash
-# CloudStack's Kubernetes Service plugin, patched by the series in cloudstack/*.patch to use the
-# library, built against CloudStack's own modules, its tests and the series' tests run.
+# CloudStack's Kubernetes Service plugin, patched by the series of each release line
+# (cloudstack/<line>/*.patch, the lines of cloudstack/lines.tsv) to use the library, built against
+# that line's own modules, its tests and the series' tests run on that line's own database.
 #
-#   scripts/cloudstack.sh modules   build and install (local Maven repository) the unpatched
-#                                   modules the plugin needs, once per source sha256
-#   scripts/cloudstack.sh apply     extract the source into target/cloudstack/src and apply the
-#                                   series (git apply --check first: a patch that no longer
-#                                   applies fails naming its file and hunk)
-#   scripts/cloudstack.sh test      modules, apply, install the library jar, then build the
-#                                   modules the series touches and run their tests, then shade
-#   scripts/cloudstack.sh library   install the library jar into the local Maven repository
-#   scripts/cloudstack.sh shade     shade the patched plugin as client/pom.xml does and load the
-#                                   native library from that jar (after test)
+#   scripts/cloudstack.sh test [LINE...]   every line (default) or the ones named: modules, apply,
+#                                          install the library jar, build the modules the series
+#                                          touches and run their tests, then shade
+#   scripts/cloudstack.sh modules LINE     build and install (local Maven repository) the unpatched
+#                                          modules the plugin needs, once per source sha256
+#   scripts/cloudstack.sh apply LINE [DIR [VERSION]]
+#                                          extract the line's source into DIR (target/cloudstack/<line>/src;
+#                                          its poms set to VERSION when given) and apply the series,
+#                                          each patch checked first: one that no longer applies fails
+#                                          naming the line, its file and the hunk
+#   scripts/cloudstack.sh versions         each series applied to its source with the poms set to a
+#                                          later release number of the line (no hunk may depend on
+#                                          the version line)
+#   scripts/cloudstack.sh library          install the library jar into the local Maven repository
+#   scripts/cloudstack.sh shade LINE       shade the patched plugin as the line's client/pom.xml does
+#                                          and bind the library from that jar (after test)
+#   scripts/cloudstack.sh management-server LINE [--simulator] [--with DIR]
+#                                          the patched management server's jar of the line (what a
+#                                          package installs as lib/cloudstack-<version>.jar); see
+#                                          docs/install-on-cloudstack.md
 #
-# The source is the tarball beside the repository (CKS_CLOUDSTACK_TARBALL, default
-# ../shared/cloudstack/cloudstack-3d6cafe193.tar.gz), checked against its SHA256SUMS. Its README
-# names three things CloudStack's build reaches beyond Maven Central; the workarounds are here:
+# The sources are the tarballs of cloudstack/lines.tsv in the shared folder (scripts/shared.sh),
+# checked against their SHA256SUMS. CloudStack's build reaches beyond Maven Central in three places
+# (../shared/cloudstack/README.md); the workarounds are here:
 #   1. trilead-ssh2 under the jenkins coordinates (install_trilead);
 #   2. -Dcs.opensaml.version=2.6.4 on every Maven run (MVN_FLAGS);
-#   3. -Ddownload.plugin.skip=true and an empty systemvm-templates/sha512sum.txt (workarounds).
+#   3. -Ddownload.plugin.skip=true and empty systemvm-templates/sha512sum.txt and md5sum.txt (extract).
 set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=shared-tarball.sh
-source "$ROOT/scripts/shared-tarball.sh"
-TARBALL="$(shared_tarball)"
-WORK="${CKS_CLOUDSTACK_WORK:-$ROOT/target/cloudstack}"
-SERIES_DIR="$ROOT/cloudstack"
+# shellcheck source=shared.sh
+source "$ROOT/scripts/shared.sh"
+WORK_ROOT="${CKS_CLOUDSTACK_WORK:-$ROOT/target/cloudstack}"
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
 MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true)
-# Only what the tests need; CloudStack's checkstyle still runs on the modules the series touches.
+# Only what the build needs; CloudStack's checkstyle still runs on the modules the series touches.
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true
-    -Dspotbugs.skip=true -Dmaven.source.skip=true)
+    -Dspotbugs.skip=true -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
 PLUGIN=plugins/integrations/kubernetes-service
 # The modules the series patches, in reactor terms (-pl); their tests run on every `test`.
 PATCHED_MODULES="framework/jobs,$PLUGIN"
 
 log() { echo "cloudstack.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
+
+# The line's tarball and its checked sha256 (TARBALL, SHA), and its build folder (WORK).
+use_line() {
+    LINE="$1"
+    line_field "$LINE" tarball >/dev/null || exit 1
+    TARBALL="$(line_tarball "$LINE")" || exit 1
+    SHA="$(tarball_sha256 "$TARBALL")" || exit 1
+    WORK="$WORK_ROOT/$LINE"
+    mkdir -p "$WORK"
+}
 
 m2_repo() {
     local repo
@@ -47,19 +66,7 @@ m2_repo() {
     echo "$repo"
 }
 
-check_tarball() {
-    [ -f "$TARBALL" ] || die "no CloudStack source at $TARBALL (set CKS_CLOUDSTACK_TARBALL)"
-    local sums="$(dirname "$TARBALL")/SHA256SUMS" name want got
-    name="$(basename "$TARBALL")"
-    [ -f "$sums" ] || die "no SHA256SUMS beside $TARBALL"
-    want="$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1 }' "$sums")"
-    [ -n "$want" ] || die "$sums has no line for $name"
-    got="$(sha256sum "$TARBALL" | cut -d' ' -f1)"
-    [ "$want" = "$got" ] || die "$name: sha256 $got, SHA256SUMS says $want"
-    echo "$got"
-}
-
-# Extract into $1 (replaced), apply the build workarounds there.
+# Extract the line's source into $1 (replaced) and apply the build workarounds there.
 extract() {
     local dest="$1"
     rm -rf "$dest"
@@ -67,6 +74,22 @@ extract() {
     tar -xzf "$TARBALL" -C "$dest" --strip-components=1
     mkdir -p "$dest/engine/schema/dist/systemvm-templates"
     : > "$dest/engine/schema/dist/systemvm-templates/sha512sum.txt"
+    : > "$dest/engine/schema/dist/systemvm-templates/md5sum.txt"
+}
+
+# The version of the source's root pom (its <version> after the parent's).
+source_version() {
+    python3 - "$1/pom.xml" <<'PY'
+import re, sys
+pom = re.sub(r"<parent>.*?</parent>", "", open(sys.argv[1]).read(), count=1, flags=re.S)
+print(re.search(r"<version>([^<]+)</version>", pom).group(1))
+PY
+}
+
+# Every pom of the tree at $1 set from version $2 to $3 (the release manager's version bump).
+set_version() {
+    local tree="$1" from="$2" to="$3"
+    grep -rlF --include=pom.xml "<version>$from</version>" "$tree" | xargs -r sed -i "s|<version>$from</version>|<version>$to</version>|g"
 }
 
 install_trilead() {
@@ -80,57 +103,82 @@ install_trilead() {
 }
 
 cmd_modules() {
-    local sha repo marker src
-    sha="$(check_tarball)"
+    use_line "$1"
+    local repo marker src
     repo="$(m2_repo)"
-    marker="$repo/org/apache/cloudstack/.cks-state-modules-$sha"
+    marker="$repo/org/apache/cloudstack/.cks-state-modules-$SHA"
     if [ -f "$marker" ]; then
-        log "CloudStack's modules of ${sha:0:12} are in $repo (built $(cat "$marker"))"
+        log "$LINE: CloudStack's modules of ${SHA:0:12} are in $repo (built $(cat "$marker"))"
         return 0
     fi
     install_trilead "$repo"
     src="$WORK/pristine"
-    log "extracting ${sha:0:12} into $src"
+    log "$LINE: extracting ${SHA:0:12} into $src"
     extract "$src"
-    log "building the modules $PLUGIN needs (about 8 minutes on 2 cores)"
+    log "$LINE: building the modules $PLUGIN needs (about 8 minutes on 2 cores)"
     local start=$SECONDS
     (cd "$src" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -pl "$PLUGIN" -am install) \
-        > "$WORK/modules.log" 2>&1 || { tail -40 "$WORK/modules.log" >&2; die "building CloudStack's modules failed (log: $WORK/modules.log)"; }
+        > "$WORK/modules.log" 2>&1 || { tail -40 "$WORK/modules.log" >&2; die "$LINE: building CloudStack's modules failed (log: $WORK/modules.log)"; }
     date -u +%FT%TZ > "$marker"
     rm -rf "$src"
-    log "CloudStack's modules built in $((SECONDS - start)) s"
+    log "$LINE: CloudStack's modules built in $((SECONDS - start)) s"
 }
 
-# Extract the pristine source into target/cloudstack/src and apply the series, each patch checked
-# first: one that no longer applies stops here, and git names its file and hunk.
-cmd_apply() {
-    local sha src patch
-    sha="$(check_tarball)"
-    src="$WORK/src"
-    log "extracting ${sha:0:12} into $src"
-    extract "$src"
+# Apply the line's series to the tree at $1, each patch checked first; one that no longer applies
+# stops here, and git names its file and hunk.
+apply_series() {
+    local src="$1" what="$2" patch
     shopt -s nullglob
-    local series=("$SERIES_DIR"/*.patch)
-    [ "${#series[@]}" -gt 0 ] || die "no patches in $SERIES_DIR"
+    local series=("$ROOT/cloudstack/$LINE"/*.patch)
+    [ "${#series[@]}" -gt 0 ] || die "$LINE: no patches in cloudstack/$LINE"
     # Its own repository: inside this checkout's, git apply would skip every path as outside it.
     git init -q "$src"
     for patch in "${series[@]}"; do
         if ! git -C "$src" apply --check "$patch" 2> "$WORK/apply.err"; then
             cat "$WORK/apply.err" >&2
-            die "$(basename "$patch") does not apply to CloudStack ${sha:0:12} (above: the file and hunk)"
+            die "line $LINE: $(basename "$patch") does not apply to $what (above: the file and hunk)"
         fi
         git -C "$src" apply --verbose "$patch" > "$WORK/apply.out" 2>&1
         if grep -q "^Skipped" "$WORK/apply.out" || ! grep -q "^Applied patch" "$WORK/apply.out"; then
             cat "$WORK/apply.out" >&2
-            die "$(basename "$patch") changed nothing in CloudStack ${sha:0:12}"
+            die "line $LINE: $(basename "$patch") changed nothing in $what"
         fi
-        log "applied $(basename "$patch"): $(grep -c '^Applied patch' "$WORK/apply.out") file(s)"
+        log "$LINE: applied $(basename "$patch"): $(grep -c '^Applied patch' "$WORK/apply.out") file(s)"
+    done
+}
+
+# Extract the line's pristine source into $2 (target/cloudstack/<line>/src by default) and apply the
+# series; with VERSION ($3), the poms are set to it first.
+cmd_apply() {
+    use_line "$1"
+    local src="${2:-$WORK/src}" what="CloudStack ${SHA:0:12}"
+    log "$LINE: extracting ${SHA:0:12} into $src"
+    extract "$src"
+    if [ -n "${3:-}" ]; then
+        set_version "$src" "$(source_version "$src")" "$3"
+        what="$what with its poms at $3"
+    fi
+    apply_series "$src" "$what"
+}
+
+# Each series applies with the poms at a later release of its line (cloudstack/lines.tsv): a hunk
+# whose context is the version line would break at the line's next release.
+cmd_versions() {
+    local line release dir
+    for line in $(lines); do
+        release="$(line_field "$line" release)"
+        dir="$WORK_ROOT/$line/versions"
+        mkdir -p "$dir"
+        ( cmd_apply "$line" "$dir/src" "$release" ) >/dev/null 2>"$dir/apply.err" \
+            || { cat "$dir/apply.err" >&2; exit 1; }
+        rm -rf "$dir/src"
+        log "$line: the series applies with the poms at $release"
     done
 }
 
 # The library jar as make built it (every native build inside) and its stand-alone pom, into the
 # local Maven repository: what the patched plugin depends on. No native toolchain is needed here.
-install_library() {
+cmd_library() {
     local jar pom version
     pom="$ROOT/java/library/target/cks-state.pom"
     [ -f "$pom" ] || die "the library is not built ($pom is missing): run make build first"
@@ -141,16 +189,11 @@ install_library() {
     log "installed cks-state $version into the local Maven repository"
 }
 
-# CloudStack's own database (scripts/cloudstack-db.sh) on the test server of scripts/mariadb.sh, and
-# a db.properties for it: CloudStack's developer template (utils/conf/db.properties) pointed there.
-# The series' database tests read it (-Dcks.cloudstack.db.properties). Stops the server at exit
-# when it started it.
+# The line's own database (scripts/cloudstack-db.sh) on the test server of scripts/mariadb.sh, and
+# a db.properties for it: the line's developer template (utils/conf/db.properties) pointed there.
+# The series' database tests read it (-Dcks.cloudstack.db.properties).
 database() {
-    if ! "$ROOT/scripts/mariadb.sh" status 2>/dev/null; then
-        "$ROOT/scripts/mariadb.sh" start >&2
-        trap '"$ROOT/scripts/mariadb.sh" stop >&2' EXIT
-    fi
-    "$ROOT/scripts/cloudstack-db.sh" load >&2
+    "$ROOT/scripts/cloudstack-db.sh" load "$LINE" >&2
     local url host port user password
     url="$("$ROOT/scripts/mariadb.sh" url)"
     host="$(sed -E 's|^jdbc:mariadb://([^:/]+):([0-9]+)/.*|\1|' <<< "$url")"
@@ -166,51 +209,64 @@ database() {
         "$WORK/src/utils/conf/db.properties" > "$WORK/db.properties"
 }
 
-# The library jar in the local Maven repository (make e2e-cloudstack builds against it too).
-cmd_library() {
-    install_library
-}
-
-# The modules the series patches, built against the installed unpatched ones; their tests run
-# (JUnit 4 and Mockito, CloudStack's own style), with CloudStack's checkstyle.
-cmd_test() {
-    cmd_modules
-    cmd_apply
-    # The docs' snippets of plugin code are the patched plugin's code.
-    python3 "$ROOT/scripts/check-cloudstack-snippets.py" "$WORK/src" "$ROOT/docs/cloudstack-integration.md" \
-        "$ROOT/docs/fenced-mode.md" >&2
-    install_library
+# One line: its modules, the series applied, the modules the series patches built against the
+# installed unpatched ones and their tests run (JUnit 4 and Mockito, CloudStack's own style, with
+# CloudStack's checkstyle) on the line's database, then the shade check.
+test_line() {
+    cmd_modules "$1"
+    cmd_apply "$1"
+    # The docs' snippets of plugin code are main's patched plugin's code.
+    if [ "$LINE" = main ]; then
+        python3 "$ROOT/scripts/check-cloudstack-snippets.py" "$WORK/src" "$ROOT/docs/cloudstack-integration.md" \
+            "$ROOT/docs/fenced-mode.md" >&2
+    fi
     database
     local start=$SECONDS
-    log "building and testing $PATCHED_MODULES"
+    log "$LINE: building and testing $PATCHED_MODULES"
     # Every JVM of the run (surefire's forks included) checks JNI: a warning fails the run below.
     if ! (cd "$WORK/src" && JAVA_TOOL_OPTIONS="-Xcheck:jni" $MVN "${MVN_FLAGS[@]}" -Drat.skip=true \
             -Dspotbugs.skip=true -Dcks.cloudstack.db.properties="$WORK/db.properties" -pl "$PATCHED_MODULES" verify) \
             > "$WORK/test.log" 2>&1; then
         grep -E "Tests run:|FAIL|ERROR" "$WORK/test.log" | tail -40 >&2
-        die "CloudStack's patched modules failed (log: $WORK/test.log)"
+        die "$LINE: CloudStack's patched modules failed (log: $WORK/test.log)"
     fi
-    grep -E "Tests run: [0-9]+, Failures" "$WORK/test.log" | grep -v " in " >&2 || true
-    local reports=()
+    grep -E "Tests run: [0-9]+, Failures" "$WORK/test.log" | grep -v " in " | sed "s/^/$LINE: /" >&2 || true
+    local reports=() module
     IFS=, read -ra modules <<< "$PATCHED_MODULES"
     for module in "${modules[@]}"; do reports+=("$WORK/src/$module/target/surefire-reports"); done
     (cd "$ROOT" && scripts/check-jni-warnings.sh "$WORK/test.log" "${reports[@]}") >&2
-    log "patched modules built and tested in $((SECONDS - start)) s"
-    cmd_shade
+    log "$LINE: patched modules built and tested in $((SECONDS - start)) s"
+    cmd_shade "$LINE"
 }
 
-# The management server's jar: the patched plugin and its dependencies shaded by client/pom.xml's own
-# maven-shade-plugin configuration (read from the source, not copied), then the plugin binds the
-# library from that jar and its native library loads from it (cloudstack/shade-check).
+cmd_test() {
+    local chosen=("$@") line
+    [ "${#chosen[@]}" -gt 0 ] || mapfile -t chosen < <(lines)
+    cmd_versions
+    cmd_library
+    if ! "$ROOT/scripts/mariadb.sh" status 2>/dev/null; then
+        "$ROOT/scripts/mariadb.sh" start >&2
+        trap '"$ROOT/scripts/mariadb.sh" stop >&2' EXIT
+    fi
+    for line in "${chosen[@]}"; do
+        ( test_line "$line" )
+    done
+}
+
+# The management server's jar: the patched plugin and its dependencies shaded by the line's own
+# client/pom.xml maven-shade-plugin configuration (read from the source, not copied), then the
+# plugin binds the library from that jar and its native library loads from it (cloudstack/shade-check).
 cmd_shade() {
-    local start=$SECONDS dir="$WORK/shade" version jar
+    use_line "$1"
+    local start=$SECONDS dir="$WORK/shade" version cs_version jar
     version="$(sed -n 's|^version=||p' "$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties")"
-    jar="$(ls "$WORK/src/$PLUGIN"/target/cloud-plugin-integrations-kubernetes-service-*.jar | grep -v -- '-tests.jar' | head -1)"
-    [ -f "$jar" ] || die "no patched plugin jar in $WORK/src/$PLUGIN/target: run $0 test first"
+    cs_version="$(source_version "$WORK/src")"
+    jar="$WORK/src/$PLUGIN/target/cloud-plugin-integrations-kubernetes-service-$cs_version.jar"
+    [ -f "$jar" ] || die "$LINE: no patched plugin jar $jar: run $0 test $LINE first"
     # The patched plugin where the shading pom finds it, as `mvn install` of a CloudStack build puts it.
     (cd "$WORK/src" && $MVN -q "${MVN_FLAGS[@]}" -N install:install-file -Dfile="$jar" -DpomFile="$PLUGIN/pom.xml") >&2
     mkdir -p "$dir/tmp"
-    python3 - "$WORK/src/client/pom.xml" "$dir/pom.xml" <<'PY'
+    python3 - "$WORK/src/client/pom.xml" "$dir/pom.xml" "$cs_version" <<'PY'
 import re, sys
 client = open(sys.argv[1]).read()
 plugins = re.findall(r"<plugin>(?:(?!</plugin>).)*?<artifactId>maven-shade-plugin</artifactId>.*?</plugin>", client, re.S)
@@ -223,7 +279,7 @@ open(sys.argv[2], "w").write("""<?xml version="1.0" encoding="UTF-8"?>
   <parent>
     <groupId>org.apache.cloudstack</groupId>
     <artifactId>cloudstack</artifactId>
-    <version>4.22.0.0-SNAPSHOT</version>
+    <version>%s</version>
     <relativePath>../src/pom.xml</relativePath>
   </parent>
   <artifactId>cks-state-shade-check</artifactId>
@@ -240,27 +296,71 @@ open(sys.argv[2], "w").write("""<?xml version="1.0" encoding="UTF-8"?>
     </plugins>
   </build>
 </project>
-""" % plugins[0])
+""" % (sys.argv[3], plugins[0]))
 PY
-    log "shading the patched plugin as client/pom.xml does"
+    log "$LINE: shading the patched plugin as client/pom.xml does"
     if ! (cd "$dir" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" package) > "$dir/build.log" 2>&1; then
         tail -30 "$dir/build.log" >&2
-        die "shading failed (log: $dir/build.log)"
+        die "$LINE: shading failed (log: $dir/build.log)"
     fi
-    local shaded="$dir/target/cks-state-shade-check-4.22.0.0-SNAPSHOT.jar" platform
+    local shaded="$dir/target/cks-state-shade-check-$cs_version.jar" platform
     for platform in linux-x86_64 linux-aarch64; do
         unzip -l "$shaded" "native/$platform/libcks_state.so" > /dev/null \
-            || die "the shaded jar has no native/$platform/libcks_state.so"
+            || die "$LINE: the shaded jar has no native/$platform/libcks_state.so"
     done
     local out
-    if ! out="$(java -Xcheck:jni -Djava.io.tmpdir="$dir/tmp" -cp "$shaded" "$SERIES_DIR/shade-check/ShadedJarCheck.java" \
+    if ! out="$(java -Xcheck:jni -Djava.io.tmpdir="$dir/tmp" -cp "$shaded" "$ROOT/cloudstack/shade-check/ShadedJarCheck.java" \
             "$version" 2>&1)"; then
         printf '%s\n' "$out" >&2
-        die "the plugin did not bind cks-state from the shaded jar"
+        die "$LINE: the plugin did not bind cks-state from the shaded jar"
     fi
     printf '%s\n' "$out" > "$dir/check.log"
     (cd "$ROOT" && scripts/check-jni-warnings.sh "$dir/check.log") >&2
-    log "shaded jar ($(du -m "$shaded" | cut -f1) MiB): $(grep '^cks-state ' "$dir/check.log") ($((SECONDS - start)) s)"
+    log "$LINE: shaded jar ($(du -m "$shaded" | cut -f1) MiB): $(grep '^cks-state ' "$dir/check.log") ($((SECONDS - start)) s)"
 }
 
-"cmd_${1:-test}" "${@:2}"
+# The patched management server of a line: its source extracted afresh into
+# target/cloudstack/<line>/src, the series applied (then, with --with DIR, the patches of DIR: the
+# e2e's harness changes), the library installed, then CloudStack's client module and what it needs
+# built; --simulator adds the simulator hypervisor (make e2e-cloudstack). Prints the jar's path:
+# client/target/cloud-client-ui-<version>.jar, which packages install as
+# /usr/share/cloudstack-management/lib/cloudstack-<version>.jar (docs/install-on-cloudstack.md).
+cmd_management_server() {
+    local line="${1:?usage: $0 management-server LINE [--simulator] [--with DIR]}" flags=("${MVN_FLAGS[@]}") extra="" what=""
+    shift
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --simulator) flags+=(-Dsimulator); what=" with the simulator" ;;
+            --with) extra="${2:?--with needs a folder of patches}"; shift ;;
+            *) die "management-server: unknown option $1" ;;
+        esac
+        shift
+    done
+    # Only the jar's path goes to standard output.
+    cmd_modules "$line" >&2
+    cmd_apply "$line" >&2
+    local patch
+    if [ -n "$extra" ]; then
+        for patch in "$extra"/*.patch; do
+            git -C "$WORK/src" apply --check "$patch" >&2 2>&1 && git -C "$WORK/src" apply "$patch" >&2 \
+                || die "$LINE: $(basename "$patch") of $extra does not apply after the series"
+            log "$LINE: applied $(basename "$patch") of $extra"
+        done
+    fi
+    cmd_library >&2
+    local start=$SECONDS cs_version
+    cs_version="$(source_version "$WORK/src")"
+    log "$LINE: building the management server$what (client and what it needs, about 8 minutes; log: $WORK/management-server.log)"
+    if ! (cd "$WORK/src" && nice $MVN "${flags[@]}" "${QUICK_FLAGS[@]}" -pl client -am install) > "$WORK/management-server.log" 2>&1; then
+        grep -E "ERROR|BUILD" "$WORK/management-server.log" | head -20 >&2
+        die "$LINE: the management server did not build (log: $WORK/management-server.log)"
+    fi
+    local jar="$WORK/src/client/target/cloud-client-ui-$cs_version.jar"
+    [ -f "$jar" ] || die "$LINE: the build left no $jar"
+    log "$LINE: built in $((SECONDS - start)) s"
+    echo "$jar"
+}
+
+command="${1:-test}"
+shift || true
+"cmd_${command//-/_}" "$@"

@@ -6,6 +6,7 @@
 #
 #   scripts/e2e-cloudstack.sh            build (cached), then both modes side by side; report in target/e2e-cloudstack/
 #   scripts/e2e-cloudstack.sh build      only the build: the series and cloudstack/e2e applied, client built
+#   scripts/e2e-cloudstack.sh key        print the build's cache key
 #   scripts/e2e-cloudstack.sh run MODE   one mode (compat or fenced) on the built tree
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
@@ -18,9 +19,13 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=shared.sh
+source "$ROOT/scripts/shared.sh"
 OUT="$ROOT/target/e2e-cloudstack"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
-SRC="$CKS_CLOUDSTACK_WORK/src"
+# The e2e runs main's series (scripts/cloudstack.sh builds it into <work>/<line>/src).
+LINE=main
+SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
 MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true -Dsimulator)
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true -Dspotbugs.skip=true
@@ -55,11 +60,14 @@ sql() { mariadb --no-defaults --protocol=socket --socket="$SOCK" -uroot -B -N "$
 # ---- build: the tree of make cloudstack (the series applied), plus the e2e build workarounds, then
 # the management server (client) with the simulator, once per source, series and workarounds.
 build_key() {
-    cat "$ROOT/../shared/cloudstack/SHA256SUMS" "$ROOT/cloudstack/"*.patch "$ROOT/cloudstack/e2e/"*.patch \
-        "$ROOT"/java/library/target/cks-state-*.jar \
-        | sha256sum | cut -c1-16
+    local tarball
+    tarball="$(line_tarball "$LINE")" || exit 1
+    { tarball_sha256 "$tarball"; cat "$ROOT/cloudstack/$LINE/"*.patch "$ROOT/cloudstack/e2e/"*.patch \
+        "$ROOT"/java/library/target/cks-state-*.jar; } | sha256sum | cut -c1-16
 }
 
+# The management server an operator builds (scripts/cloudstack.sh management-server, the same
+# command), with the simulator and the e2e's harness patches; then the developer module (deploydb).
 cmd_build() {
     local key marker
     key="$(build_key)"
@@ -68,21 +76,10 @@ cmd_build() {
         log "client already built for this source and series ($key)"
         return 0
     fi
-    "$ROOT/scripts/cloudstack.sh" modules
-    "$ROOT/scripts/cloudstack.sh" apply
-    for p in "$ROOT/cloudstack/e2e/"*.patch; do
-        (cd "$SRC" && git apply --check "$p" && git apply "$p") || die "$(basename "$p") does not apply"
-        log "applied e2e/$(basename "$p")"
-    done
-    "$ROOT/scripts/cloudstack.sh" library
-    local start=$SECONDS
-    log "building the management server with the simulator (client and what it needs; log: $OUT/build.log)"
     mkdir -p "$OUT"
     rm -f "$CKS_CLOUDSTACK_WORK"/.built-*
-    if ! (cd "$SRC" && nice $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -pl client -am install) > "$OUT/build.log" 2>&1; then
-        grep -E "ERROR|BUILD" "$OUT/build.log" | head -20 >&2
-        die "the management server did not build (log: $OUT/build.log)"
-    fi
+    local start=$SECONDS
+    "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator --with "$ROOT/cloudstack/e2e" >/dev/null
     log "the developer module (deploydb)"
     (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -P developer -pl developer install) >> "$OUT/build.log" 2>&1 \
         || die "the developer module did not build (log: $OUT/build.log)"
@@ -317,11 +314,12 @@ cmd_all() {
 case "${1:-all}" in
     all) cmd_all ;;
     build) cmd_build ;;
+    key) build_key ;;
     run) cmd_run "${@:2}" ;;
     start) cmd_start "$2" ;;
     conf) server_conf "$2" ;;
     kill) cmd_kill "$2" ;;
     clean) for i in "${!MODES[@]}"; do CKS_E2E_SLOT=$i "$0" clean-slot; done ;;
     clean-slot) cmd_clean ;;
-    *) die "usage: $0 [all|build|run MODE|start N|kill N|clean]" ;;
+    *) die "usage: $0 [all|build|key|run MODE|start N|kill N|clean]" ;;
 esac

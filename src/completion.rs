@@ -68,8 +68,9 @@ impl StateMachine {
         let Some(hold) = hold else {
             return Ok(None);
         };
+        // The table's row is from the hold's own state: it expects the token the entry left.
         match complete(self.profile, Some(hold.token.state), outcome) {
-            Completion::CompareAndSet(u) if u.expected == hold.token.state => self
+            Completion::CompareAndSet(u) => self
                 .write(hold.token, u.target, Some(u.event), None)
                 .map(Some),
             _ if self.mode.reads_fence() => self

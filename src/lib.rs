@@ -34,7 +34,9 @@ pub use recovery::{
     RecoveryPlanner,
 };
 pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
-pub use table::{Event, Operation, Profile, State, StateUpdate, TRANSITION_ROWS};
+pub use table::{
+    Event, Operation, Profile, ReleaseFit, State, StateUpdate, RELEASES, TRANSITION_ROWS,
+};
 pub use transition::next_state;
 pub use vms::{Health, VmCounts, VmSummary};
 pub use write::{

@@ -5,55 +5,49 @@ include!(concat!(env!("OUT_DIR"), "/state_machine_table.rs"));
 
 use crate::codes;
 
-/// Which transition table applies: one of CloudStack's own `s_fsm`s.
+/// How a CloudStack release stands to the profiles' releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// CloudStack 4.21 and later (main, where apache/cloudstack#14609 is proposed).
-    Upstream,
-    /// Upstream plus Alert -> Scaling (apache/cloudstack#14604), opt-in when binding.
-    AlertScaling,
-    /// CloudStack 4.20, without the names and rows 4.21 added.
-    CloudStack420,
+pub enum ReleaseFit {
+    /// A release of a line the profiles cover: its own table.
+    Known,
+    /// Older than every profile's release: the oldest table, the nearest.
+    Older,
+    /// Of a line newer than every profile's: the newest table, the nearest.
+    Newer,
+}
+
+impl ReleaseFit {
+    pub const fn code(self) -> i32 {
+        match self {
+            ReleaseFit::Known => codes::release_fit::KNOWN,
+            ReleaseFit::Older => codes::release_fit::OLDER,
+            ReleaseFit::Newer => codes::release_fit::NEWER,
+        }
+    }
 }
 
 impl Profile {
-    pub const ALL: [Profile; 3] = [
-        Profile::Upstream,
-        Profile::AlertScaling,
-        Profile::CloudStack420,
-    ];
-
-    pub const fn code(self) -> u8 {
-        match self {
-            Profile::Upstream => codes::profile::UPSTREAM as u8,
-            Profile::AlertScaling => codes::profile::ALERT_SCALING as u8,
-            Profile::CloudStack420 => codes::profile::CLOUDSTACK_4_20 as u8,
+    /// The table of CloudStack `release` (major, minor, patch, build: `4.20.2.0`): the profile of
+    /// its line whose first release is the newest at or before it; outside the lines the profiles
+    /// cover, the nearest table and how it stands.
+    pub fn for_release(release: [u16; 4]) -> (Profile, ReleaseFit) {
+        let line = |r: [u16; 4]| [r[0], r[1]];
+        let (oldest, newest) = (RELEASES[0], RELEASES[RELEASES.len() - 1]);
+        if release < oldest.0 {
+            return (oldest.1, ReleaseFit::Older);
         }
-    }
-
-    pub const fn from_code(code: i32) -> Option<Profile> {
-        match code {
-            codes::profile::UPSTREAM => Some(Profile::Upstream),
-            codes::profile::ALERT_SCALING => Some(Profile::AlertScaling),
-            codes::profile::CLOUDSTACK_4_20 => Some(Profile::CloudStack420),
-            _ => None,
-        }
-    }
-
-    /// The profile's name in `spec/state-machine.tsv`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Profile::Upstream => "upstream",
-            Profile::AlertScaling => "alert-scaling",
-            Profile::CloudStack420 => "cloudstack-4.20",
-        }
-    }
-
-    pub(crate) fn table(self) -> &'static [[u8; Event::COUNT]; State::COUNT] {
-        match self {
-            Profile::Upstream => &UPSTREAM_TABLE,
-            Profile::AlertScaling => &ALERT_SCALING_TABLE,
-            Profile::CloudStack420 => &CLOUDSTACK_4_20_TABLE,
+        let (first, profile) = *RELEASES
+            .iter()
+            .rev()
+            .find(|(first, _)| *first <= release)
+            .unwrap_or(&oldest);
+        if line(first) == line(release) {
+            (profile, ReleaseFit::Known)
+        } else if line(release) > line(newest.0) {
+            (newest.1, ReleaseFit::Newer)
+        } else {
+            // A line between two the profiles cover: the nearest older table.
+            (profile, ReleaseFit::Newer)
         }
     }
 

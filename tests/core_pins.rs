@@ -6,7 +6,7 @@ use cks_state::{
     RecoveryPlanner, ScaleKind, ScaleStep, State, StateMachine, Token, VmSummary,
 };
 
-const P: Profile = Profile::Upstream;
+const P: Profile = Profile::CloudStack4_22;
 const COMPAT: StateMachine = StateMachine::new(P, Mode::Compat);
 const FENCED: StateMachine = StateMachine::new(P, Mode::Fenced);
 const ME: Owner = Owner {

@@ -10,7 +10,7 @@ use cks_state::{
 mod common;
 use common::owner;
 
-const P: Profile = Profile::Upstream;
+const P: Profile = Profile::CloudStack4_22;
 const FENCED: StateMachine = StateMachine::new(P, Mode::Fenced);
 const ME: Owner = Owner {
     msid: 1,
@@ -237,7 +237,7 @@ fn a_proceed_completes_by_the_tables_row_from_its_state_else_releases() {
         assert_eq!((w.event, w.owner), (None, None));
     }
     // 4.20's table has no row from Alert: the start releases the cluster in Alert.
-    let older = StateMachine::new(Profile::CloudStack420, Mode::Fenced);
+    let older = StateMachine::new(Profile::CloudStack4_20_0, Mode::Fenced);
     let Ok(EntryDecision::Proceed(Some(t))) =
         older.entry(Operation::Start, &cluster_row(State::Alert, 3, None), ME)
     else {
@@ -496,7 +496,7 @@ fn an_ownerless_candidate_beside_a_live_held_one_waits_on_a_job_of_unknown_clust
 fn the_heartbeat_threshold_is_the_deployments_setting() {
     let c = [candidate(1, State::Scaling, 5, Some(ME))];
     let hosts = [host(1, 10, MsStatus::Up, 5)];
-    let machine = StateMachine::new(Profile::Upstream, Mode::Fenced);
+    let machine = StateMachine::new(Profile::CloudStack4_22, Mode::Fenced);
     let plan = |m: StateMachine| match m.plan_recovery(&c, &[], &[], &hosts).unwrap() {
         RecoveryPlan::Recover(r) => r.iter().map(|r| r.reason).collect::<Vec<_>>(),
         other => panic!("{other:?}"),

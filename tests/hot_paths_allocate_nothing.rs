@@ -97,7 +97,7 @@ fn entries_allocate_nothing() {
 fn scaling_completion_and_reconcile_decisions_allocate_nothing() {
     let count = allocations_during(|| {
         for mode in Mode::ALL {
-            let machine = StateMachine::new(Profile::Upstream, mode);
+            let machine = StateMachine::new(Profile::CloudStack4_22, mode);
             for state in State::ALL {
                 let row = ClusterRow::of(state);
                 for kind in ScaleKind::ALL {
@@ -112,7 +112,7 @@ fn scaling_completion_and_reconcile_decisions_allocate_nothing() {
                     std::hint::black_box(op.completion(false)).ok();
                 }
                 for outcome in Outcome::ALL {
-                    std::hint::black_box(complete(Profile::Upstream, Some(state), outcome));
+                    std::hint::black_box(complete(Profile::CloudStack4_22, Some(state), outcome));
                     let hold = cks_state::Hold {
                         token: row.token,
                         moved_to: Some(state),

@@ -15,7 +15,7 @@ use cks_state::{
 use proptest::prelude::*;
 
 fn profile() -> impl Strategy<Value = Profile> {
-    prop_oneof![Just(Profile::Upstream), Just(Profile::AlertScaling)]
+    prop_oneof![Just(Profile::CloudStack4_22), Just(Profile::AlertScaling)]
 }
 
 fn state() -> impl Strategy<Value = State> {
@@ -307,8 +307,9 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
         },
         owner: None,
     };
-    let [compat, fenced] = Mode::ALL
-        .map(|mode| StateMachine::new(Profile::Upstream, mode).entry(Operation::Destroy, &row, me));
+    let [compat, fenced] = Mode::ALL.map(|mode| {
+        StateMachine::new(Profile::CloudStack4_22, mode).entry(Operation::Destroy, &row, me)
+    });
     assert_eq!(compat, Ok(EntryDecision::Proceed(None)));
     let Ok(EntryDecision::Proceed(Some(take))) = fenced else {
         panic!("{fenced:?}")
@@ -321,7 +322,7 @@ fn a_proceed_writes_nothing_in_compat_mode_and_takes_the_cluster_in_fenced_mode(
         owner: Some(other),
     };
     let [compat, fenced] = Mode::ALL.map(|mode| {
-        StateMachine::new(Profile::Upstream, mode).entry(Operation::Destroy, &held, me)
+        StateMachine::new(Profile::CloudStack4_22, mode).entry(Operation::Destroy, &held, me)
     });
     assert_eq!(compat, Ok(EntryDecision::Proceed(None)));
     assert_eq!(fenced, Ok(EntryDecision::Busy(other)));
@@ -339,7 +340,7 @@ fn a_compat_proceed_holds_the_row_as_read_and_completes_from_it() {
         },
         owner: None,
     };
-    let compat = StateMachine::new(Profile::Upstream, Mode::Compat);
+    let compat = StateMachine::new(Profile::CloudStack4_22, Mode::Compat);
     let decision = compat.entry(Operation::Destroy, &read, me).unwrap();
     let hold = decision.hold(&read).expect("a proceed goes ahead");
     assert_eq!(hold.token.state, State::Destroying);
@@ -352,7 +353,7 @@ fn a_compat_proceed_holds_the_row_as_read_and_completes_from_it() {
         (done.expected.state, done.target.state),
         (State::Destroying, State::Destroyed)
     );
-    let fenced = StateMachine::new(Profile::Upstream, Mode::Fenced);
+    let fenced = StateMachine::new(Profile::CloudStack4_22, Mode::Fenced);
     let Ok(taken @ EntryDecision::Proceed(Some(take))) =
         fenced.entry(Operation::Destroy, &read, me)
     else {
@@ -384,13 +385,17 @@ fn only_fenced_mode_runs_out_of_versions() {
         },
         owner: None,
     };
-    let compat = StateMachine::new(Profile::Upstream, Mode::Compat);
+    let compat = StateMachine::new(Profile::CloudStack4_22, Mode::Compat);
     let Ok(EntryDecision::Transition(take)) = compat.entry(Operation::Upgrade, &row, me) else {
         panic!()
     };
     assert_eq!(take.write.target.version, MAX_VERSION);
     assert_eq!(
-        StateMachine::new(Profile::Upstream, Mode::Fenced).entry(Operation::Upgrade, &row, me),
+        StateMachine::new(Profile::CloudStack4_22, Mode::Fenced).entry(
+            Operation::Upgrade,
+            &row,
+            me
+        ),
         Err(WriteError::VersionExhausted {
             version: MAX_VERSION
         })

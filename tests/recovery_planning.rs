@@ -7,7 +7,7 @@ use cks_state::{
     State, StateMachine,
 };
 
-const P: Profile = Profile::Upstream;
+const P: Profile = Profile::CloudStack4_22;
 
 fn row(id: u64, state: State) -> Candidate {
     Candidate {

@@ -4,7 +4,7 @@
 #[allow(dead_code)]
 mod spec;
 
-const HEADER: &str = "state\t0\tCreated\nstate\t1\tStarting\nevent\t0\tStartRequested\noperation\t0\tStart\tStartRequested\nprofile\t0\tupstream\tbase\nprofile\t1\twider\tbase,extra\n";
+const HEADER: &str = "state\t0\tCreated\nstate\t1\tStarting\nevent\t0\tStartRequested\noperation\t0\tStart\tStartRequested\nprofile\t0\tupstream\tbase\t4.20.0.0\nprofile\t1\twider\tbase,extra\t-\n";
 
 fn parse_with(rows: &str) -> Result<spec::Spec, String> {
     spec::parse(&format!("{HEADER}{rows}"))
@@ -21,15 +21,18 @@ fn the_repository_table_parses_with_15_states_14_events_and_9_operations() {
     assert_eq!(spec.states.len(), 15);
     assert_eq!(spec.events.len(), 14);
     assert_eq!(spec.operations.len(), 9);
-    // CloudStack main's s_fsm has 41 rows, 4.20's 27; #14604 adds 3.
+    // CloudStack 4.22's s_fsm has 41 rows, 4.20.0's 27, 4.20.2's 30, 4.21's 36; #14604 adds 3.
     let count = |code: u8| {
         spec.transitions
             .iter()
             .filter(|t| t.profiles & 1 << code != 0)
             .count()
     };
-    assert_eq!(spec.profiles.len(), 3);
-    assert_eq!((count(0), count(1), count(2)), (41, 44, 27));
+    assert_eq!(spec.profiles.len(), 5);
+    assert_eq!(
+        (count(0), count(1), count(2), count(3), count(4)),
+        (41, 44, 27, 30, 36)
+    );
 }
 
 #[test]
@@ -41,8 +44,27 @@ fn a_profile_is_a_code_and_a_transition_tag_must_be_in_one() {
         .iter()
         .any(|c| c.family == "profile" && c.name == "WIDER" && c.value == 1));
     assert_eq!(
-        parse_with("profile\t2\tupstream\tbase\n").unwrap_err(),
+        parse_with("profile\t2\tupstream\tbase\t-\n").unwrap_err(),
         "line 7: profile 'upstream' repeats a code or name, or its code is not 0 to 7"
+    );
+}
+
+#[test]
+fn a_profiles_first_release_is_four_numbers_or_none_and_belongs_to_one_profile() {
+    let spec = parse_with("").unwrap();
+    assert_eq!(spec.profiles[0].release, Some([4, 20, 0, 0]));
+    assert_eq!(spec.profiles[1].release, None);
+    assert_eq!(
+        parse_with("profile\t2\tnewer\tbase\t4.21\n").unwrap_err(),
+        "line 7: '4.21' is not a release (four numbers, 4.20.2.0) or -"
+    );
+    assert_eq!(
+        parse_with("profile\t2\tnewer\tbase\t4.20.0.0\n").unwrap_err(),
+        "line 7: two profiles for release 4.20.0.0"
+    );
+    assert_eq!(
+        parse_with("profile\t2\tnewer\tbase\n").unwrap_err(),
+        "line 7: 'profile' rows have 5 TAB-separated fields, found 4"
     );
 }
 
@@ -117,13 +139,21 @@ fn comments_and_blank_lines_are_ignored() {
 }
 
 #[test]
-fn an_orphan_state_needs_an_upstream_operation_failed_exit() {
-    let rows = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tbase\norphan\tStarting\norphan\tCreated\n";
-    let err = parse_with(rows).unwrap_err();
+fn an_orphan_state_needs_an_operation_failed_exit_in_each_profile_that_names_it() {
+    let failing = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tbase\n";
+    let rows = format!("{failing}transition\tCreated\tStartRequested\tStarting\tbase\norphan\tStarting\norphan\tCreated\n");
     assert_eq!(
-        err,
-        "orphan state Created has no OperationFailed transition in profile 0: the scanner could not fail it"
+        parse_with(&rows).unwrap_err(),
+        "orphan state Created has no OperationFailed transition in profile upstream: the scanner could not fail it"
     );
-    let fine = "event\t1\tOperationFailed\nstate\t2\tAlert\ntransition\tStarting\tOperationFailed\tAlert\tbase\norphan\tStarting\n";
-    assert!(parse_with(fine).is_ok());
+    // An orphan named by a profile only as a target still needs the exit there.
+    let rows =
+        format!("{failing}transition\tAlert\tStartRequested\tStarting\textra\norphan\tAlert\n");
+    assert_eq!(
+        parse_with(&rows).unwrap_err(),
+        "orphan state Alert has no OperationFailed transition in profile upstream: the scanner could not fail it"
+    );
+    assert!(parse_with(&format!("{failing}orphan\tStarting\n")).is_ok());
+    // A state no row of a profile names is a state its release lacks: nothing to fail there.
+    assert!(parse_with(&format!("{failing}orphan\tCreated\n")).is_ok());
 }

@@ -1,7 +1,9 @@
 //! The generated tables against CloudStack's own `KubernetesCluster.s_fsm`, transcribed here row
 //! by row in its order from api/src/main/java/com/cloud/kubernetes/cluster/KubernetesCluster.java
 //! of CloudStack main (4.22.0.0-SNAPSHOT, ../shared/cloudstack), independent of
-//! spec/state-machine.tsv. `+` marks the rows 4.21 added (CKS enhancements); the others are 4.20's.
+//! spec/state-machine.tsv. `+` marks the rows added since 4.20.0; the others are 4.20.0's. The
+//! tables of the other releases are checked against the releases' own files by the library's
+//! `ReleaseTablesTest`.
 
 use cks_state::{next_state, Event, Profile, State, TRANSITION_ROWS};
 
@@ -70,8 +72,15 @@ fn rows(text: &str, with_4_21: bool) -> Vec<(State, Event, State)> {
         .collect()
 }
 
+/// The profiles transcribed here: main's (4.22), 4.20.0's and alert-scaling.
+const TRANSCRIBED: [Profile; 3] = [
+    Profile::CloudStack4_22,
+    Profile::CloudStack4_20_0,
+    Profile::AlertScaling,
+];
+
 fn spec_rows(profile: Profile) -> Vec<(State, Event, State)> {
-    let mut all = rows(CLOUDSTACK_MAIN, profile != Profile::CloudStack420);
+    let mut all = rows(CLOUDSTACK_MAIN, profile != Profile::CloudStack4_20_0);
     if profile == Profile::AlertScaling {
         all.extend(rows(SPEC_ALERT_SCALING_EXTRA, true));
     }
@@ -97,8 +106,8 @@ fn there_are_15_states_and_14_events_with_dense_stable_codes() {
 }
 
 #[test]
-fn every_spec_row_is_a_transition_in_every_profile() {
-    for profile in Profile::ALL {
+fn every_spec_row_is_a_transition_in_every_transcribed_profile() {
+    for profile in TRANSCRIBED {
         for (from, event, to) in spec_rows(profile) {
             assert_eq!(
                 next_state(profile, from, event),
@@ -111,7 +120,7 @@ fn every_spec_row_is_a_transition_in_every_profile() {
 
 #[test]
 fn every_pair_outside_the_spec_table_has_no_transition() {
-    for profile in Profile::ALL {
+    for profile in TRANSCRIBED {
         let spec = spec_rows(profile);
         for from in State::ALL {
             for event in Event::ALL {
@@ -135,7 +144,10 @@ fn the_row_list_matches_the_spec_in_order_and_size() {
         .map(|r| (r.0, r.1, r.2))
         .collect();
     assert_eq!(listed, spec_rows(Profile::AlertScaling));
-    for (profile, count) in [(Profile::Upstream, 41), (Profile::CloudStack420, 27)] {
+    for (profile, count) in [
+        (Profile::CloudStack4_22, 41),
+        (Profile::CloudStack4_20_0, 27),
+    ] {
         let rows: Vec<(State, Event, State)> = TRANSITION_ROWS
             .iter()
             .filter(|r| profile.includes_row(r.3))
@@ -150,13 +162,45 @@ fn the_row_list_matches_the_spec_in_order_and_size() {
 fn alert_scaling_only_adds_alert_to_scaling() {
     for from in State::ALL {
         for event in Event::ALL {
-            let upstream = next_state(Profile::Upstream, from, event);
+            let upstream = next_state(Profile::CloudStack4_22, from, event);
             let alert = next_state(Profile::AlertScaling, from, event);
             if upstream != alert {
                 assert_eq!(from, State::Alert);
                 assert_eq!(upstream, None);
                 assert_eq!(alert, Some(State::Scaling));
             }
+        }
+    }
+}
+
+#[test]
+fn a_release_gets_the_table_of_its_line_and_a_release_outside_them_the_nearest() {
+    use cks_state::ReleaseFit::{Known, Newer, Older};
+    let cases = [
+        ([4, 20, 0, 0], Profile::CloudStack4_20_0, Known),
+        ([4, 20, 1, 0], Profile::CloudStack4_20_0, Known),
+        ([4, 20, 1, 9], Profile::CloudStack4_20_0, Known),
+        ([4, 20, 2, 0], Profile::CloudStack4_20_2, Known),
+        ([4, 20, 3, 0], Profile::CloudStack4_20_2, Known),
+        ([4, 21, 0, 0], Profile::CloudStack4_21, Known),
+        ([4, 21, 9, 9], Profile::CloudStack4_21, Known),
+        ([4, 22, 0, 0], Profile::CloudStack4_22, Known),
+        ([4, 22, 1, 1], Profile::CloudStack4_22, Known),
+        ([4, 19, 1, 3], Profile::CloudStack4_20_0, Older),
+        ([0, 0, 0, 0], Profile::CloudStack4_20_0, Older),
+        ([4, 23, 0, 0], Profile::CloudStack4_22, Newer),
+        ([5, 0, 0, 0], Profile::CloudStack4_22, Newer),
+        ([u16::MAX; 4], Profile::CloudStack4_22, Newer),
+    ];
+    for (release, profile, fit) in cases {
+        assert_eq!(Profile::for_release(release), (profile, fit), "{release:?}");
+    }
+    // Every profile of a release is some release's table, and alert-scaling none's.
+    for profile in Profile::ALL {
+        let first = cks_state::RELEASES.iter().find(|(_, p)| *p == profile);
+        assert_eq!(first.is_none(), profile == Profile::AlertScaling);
+        if let Some((release, _)) = first {
+            assert_eq!(Profile::for_release(*release), (profile, Known));
         }
     }
 }

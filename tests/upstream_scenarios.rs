@@ -10,7 +10,7 @@ use cks_state::{
 };
 use common::ClusterCell;
 
-const P: Profile = Profile::Upstream;
+const P: Profile = Profile::CloudStack4_22;
 /// Upstream's stack: compare-and-set on the state alone.
 const COMPAT: StateMachine = StateMachine::new(P, Mode::Compat);
 const ME: Owner = Owner {

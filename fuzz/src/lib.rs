@@ -122,7 +122,10 @@ pub fn decode_codes(data: &[u8]) {
         assert_eq!(State::from_code(code).is_some(), (0..15).contains(&code));
         assert_eq!(Event::from_code(code).is_some(), (0..14).contains(&code));
         assert_eq!(Operation::from_code(code).is_some(), (0..9).contains(&code));
-        assert_eq!(Profile::from_code(code).is_some(), (0..3).contains(&code));
+        assert_eq!(
+            Profile::from_code(code).is_some(),
+            (0..Profile::ALL.len() as i32).contains(&code)
+        );
         assert_eq!(Mode::from_code(code).is_some(), (0..2).contains(&code));
         assert_eq!(ScaleKind::from_code(code).is_some(), (0..4).contains(&code));
         assert_eq!(Outcome::from_code(code).is_some(), (0..3).contains(&code));

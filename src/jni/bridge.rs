@@ -9,6 +9,7 @@ use once_cell::sync::Lazy;
 
 use super::arrays::{new_ints, new_longs};
 use super::codec;
+use super::codes::layout::release;
 use super::codes::names;
 use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
@@ -75,6 +76,23 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
             .flat_map(|(from, event, to, _)| [from.code(), event.code(), to.code()].map(jint::from))
             .collect();
         Ok(new_ints(env, &triples)?.into_raw())
+    })
+}
+
+/// The table of a CloudStack release: the profile's code and how the release stands to it
+/// (layout `release`).
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_profileForRelease(
+    mut env: JNIEnv,
+    _class: JClass,
+    major: jint,
+    minor: jint,
+    patch: jint,
+    build: jint,
+) -> jlong {
+    run(&mut env, 0, |_| {
+        let (profile, fit) = Profile::for_release(codec::release([major, minor, patch, build])?);
+        Ok(release::pack(u64::from(profile.code()), fit.code() as u64) as jlong)
     })
 }
 

@@ -70,6 +70,21 @@ pub(crate) fn health(argument: &'static str, code: i32) -> Result<Health, CoreEr
     Health::from_code(code).ok_or_else(|| unknown(argument, "health", code))
 }
 
+/// A release's numbers (`4.20.2.0`: major, minor, patch, build), each 0 to 65535.
+pub(crate) fn release(parts: [i32; 4]) -> BridgeResult<[u16; 4]> {
+    const NAMES: [&str; 4] = ["major", "minor", "patch", "build"];
+    let mut release = [0; 4];
+    for (i, part) in parts.into_iter().enumerate() {
+        release[i] = u16::try_from(part).map_err(|_| {
+            super::errors::BridgeError::Input(format!(
+                "{}: {part} is not a release number (0 to 65535)",
+                NAMES[i]
+            ))
+        })?;
+    }
+    Ok(release)
+}
+
 pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, CoreError> {
     Mode::from_code(code).ok_or_else(|| unknown(argument, "mode", code))
 }

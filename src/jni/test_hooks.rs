@@ -58,6 +58,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
         let fields = match name.as_str() {
             "write" => &layout::write::FIELDS[..],
             "token" => &layout::token::FIELDS[..],
+            "release" => &layout::release::FIELDS[..],
             _ => return Err(BridgeError::Input(format!("layout: unknown '{name}'"))),
         };
         same_length("values", v.len(), "the layout's fields", fields.len())?;
@@ -70,6 +71,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
         }
         let packed = match name.as_str() {
             "write" => layout::write::pack(v[0], v[1], v[2], v[3], v[4]),
+            "release" => layout::release::pack(v[0], v[1]),
             _ => layout::token::pack(v[0], v[1]),
         };
         Ok(packed as jlong)

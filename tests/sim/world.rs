@@ -48,7 +48,7 @@ impl World {
         let profile = if rng.percent(20) {
             Profile::AlertScaling
         } else {
-            Profile::Upstream
+            Profile::CloudStack4_22
         };
         let servers: Vec<Server> = (0..2 + rng.below(2) as u64)
             .map(|i| Server::new(100 + i, 1 + i, rng.percent(10)))

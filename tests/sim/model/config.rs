@@ -39,7 +39,7 @@ pub const SMALL: Config = Config {
     name: "2 servers x 1 cluster x 2 operations (start, destroy, upgrade, scale)",
     servers: 2,
     old_servers: 0,
-    profile: Profile::Upstream,
+    profile: Profile::CloudStack4_22,
     starts: &[State::Created, State::Running, State::Alert],
     clusters: 1,
     requests: &[START, DESTROY, UPGRADE, SCALE_UP],

@@ -5,7 +5,7 @@ package org.apache.cloudstack.kubernetes.state;
  * every argument and result is a primitive, a primitive array or (cold paths only) a String.
  *
  * <p>Codes: states, events and operations use the codes of {@code spec/state-machine.tsv};
- * profiles: 0 upstream, 1 alert-scaling; "none" is -1. An unknown code, a null array or arrays
+ * profiles: their {@code PROFILE_*} codes ({@link Profile}); "none" is -1. An unknown code, a null array or arrays
  * of different lengths throw {@link IllegalArgumentException} naming the argument; a Rust panic
  * throws {@link CksStateNativeException} carrying the panic message.
  *
@@ -35,6 +35,12 @@ final class NativeBridge {
 
     /** Transition rows of a profile as triples (from, event, to), in file order. Cold. */
     static native int[] transitions(int profile);
+
+    /**
+     * The table of CloudStack release {@code major.minor.patch.build} (each 0..65535), layout
+     * {@code release}: the profile's code and {@code RELEASE_FIT_*}. Cold.
+     */
+    static native long profileForRelease(int major, int minor, int patch, int build);
 
     /** States the status scanner recovers (orphan candidates). Cold. */
     static native int[] orphanStates();

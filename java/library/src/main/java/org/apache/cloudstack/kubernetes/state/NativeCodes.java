@@ -3,9 +3,11 @@ package org.apache.cloudstack.kubernetes.state;
 
 /** The codes and result layouts that cross JNI, one table for Rust and Java (spec/state-machine.tsv). */
 final class NativeCodes {
-    static final int PROFILE_UPSTREAM = 0;
+    static final int PROFILE_CLOUDSTACK_4_22 = 0;
     static final int PROFILE_ALERT_SCALING = 1;
-    static final int PROFILE_CLOUDSTACK_4_20 = 2;
+    static final int PROFILE_CLOUDSTACK_4_20_0 = 2;
+    static final int PROFILE_CLOUDSTACK_4_20_2 = 3;
+    static final int PROFILE_CLOUDSTACK_4_21 = 4;
     static final int MODE_COMPAT = 0;
     static final int MODE_FENCED = 1;
     static final int ENTRY_TRANSITION = 0;
@@ -36,6 +38,9 @@ final class NativeCodes {
     static final int FLAG_OWNER = 1;
     static final int FLAG_VERSIONED = 2;
     static final int FLAG_MOVED = 4;
+    static final int RELEASE_FIT_KNOWN = 0;
+    static final int RELEASE_FIT_OLDER = 1;
+    static final int RELEASE_FIT_NEWER = 2;
     static final int NAMES_STATES = 0;
     static final int NAMES_EVENTS = 1;
     static final int NAMES_OPERATIONS = 2;
@@ -82,7 +87,7 @@ final class NativeCodes {
     static final int LOG_LEVEL_INFO = 3;
     static final int LOG_LEVEL_DEBUG = 4;
     static final int LOG_LEVEL_TRACE = 5;
-    static final int ABI_VERSION = 9;
+    static final int ABI_VERSION = 10;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {
@@ -117,6 +122,16 @@ final class NativeCodes {
     /** Field version of layout token: 40 bits from bit 8. */
     static long tokenVersion(long packed) {
         return ((packed >>> 8) & 0xFFFFFFFFFFL);
+    }
+
+    /** Field profile of layout release: 8 bits from bit 0. */
+    static int releaseProfile(long packed) {
+        return (int) ((packed >>> 0) & 0xFFL);
+    }
+
+    /** Field fit of layout release: 8 bits from bit 8. */
+    static int releaseFit(long packed) {
+        return (int) ((packed >>> 8) & 0xFFL);
     }
 
     private NativeCodes() {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The fenced mode's decisions through JNI, as in src/fencing.rs (DecisionsTest: the compat mode's). */
 class FencedDecisionsTest {
     private static final ClusterStateMachine<State, Event> F =
-            ClusterStateMachine.bind(State.class, Event.class, Profile.UPSTREAM, StateMode.FENCED);
+            ClusterStateMachine.bind(State.class, Event.class, Profile.CLOUDSTACK_4_22, StateMode.FENCED);
     private static final Owner ME = new Owner(1, 10, 100);
     private static final Owner OTHER = new Owner(2, 20, 200);
     private static final long[] NO_LONGS = {};

@@ -59,37 +59,37 @@ class HostTableTest {
     @Test
     void a420HostBindsThe420Table() {
         ClusterStateMachine<State416, Event416> m = ClusterStateMachine.bindByTable(State416.class, Event416.class,
-                hostTable(State416.class, Event416.class, Profile.CLOUDSTACK_4_20), StateMode.COMPAT);
-        assertEquals(Profile.CLOUDSTACK_4_20, m.profile());
+                hostTable(State416.class, Event416.class, Profile.CLOUDSTACK_4_20_0), StateMode.COMPAT);
+        assertEquals(Profile.CLOUDSTACK_4_20_0, m.profile());
         assertEquals(27, m.transitions().size());
-        // A 4.20-named host with 4.21's rows on those names (Alert, Running, Stopped on success) is upstream.
-        assertEquals(Profile.UPSTREAM, ClusterStateMachine.bindByTable(State416.class, Event416.class,
-                hostTable(State416.class, Event416.class, Profile.UPSTREAM), StateMode.COMPAT).profile());
+        // A 4.20-named host with 4.22's rows on those names (Alert, Running, Stopped on success) is 4.22.
+        assertEquals(Profile.CLOUDSTACK_4_22, ClusterStateMachine.bindByTable(State416.class, Event416.class,
+                hostTable(State416.class, Event416.class, Profile.CLOUDSTACK_4_22), StateMode.COMPAT).profile());
         // With one of 4.20's rows missing it is neither: the closest is 4.20, one row apart.
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ClusterStateMachine.bindByTable(
-                State416.class, Event416.class, hostTable(State416.class, Event416.class, Profile.CLOUDSTACK_4_20,
+                State416.class, Event416.class, hostTable(State416.class, Event416.class, Profile.CLOUDSTACK_4_20_0,
                         "Error", "DestroyRequested", "none"), StateMode.COMPAT));
-        assertTrue(e.getMessage().contains("1 difference(s) from the closest, profile cloudstack-4.20; the first: "
+        assertTrue(e.getMessage().contains("1 difference(s) from the closest, profile 4.20.0; the first: "
                 + "Error + DestroyRequested: the host goes to none, cks-state to Destroying"), e.getMessage());
     }
 
     @Test
     void aHostTableOfNoProfileIsRefusedNamingTheFirstDifference() {
         // The library's table before it was CloudStack's: a failed add of nodes went to Alert.
-        BiFunction<State, Event, State> host = hostTable(State.class, Event.class, Profile.UPSTREAM,
+        BiFunction<State, Event, State> host = hostTable(State.class, Event.class, Profile.CLOUDSTACK_4_22,
                 "Importing", "OperationFailed", "Alert");
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> ClusterStateMachine.bindByTable(State.class, Event.class, host, StateMode.FENCED));
         assertEquals("the host's state machine (" + State.class.getName() + ") is no cks-state table: 1 difference(s)"
-                + " from the closest, profile upstream; the first: Importing + OperationFailed: the host goes to Alert,"
+                + " from the closest, profile 4.22; the first: Importing + OperationFailed: the host goes to Alert,"
                 + " cks-state to Running", e.getMessage());
         ClusterStateMachine<State, Event> upstream = ClusterStateMachine.bind(State.class, Event.class);
         assertEquals(List.of("Importing + OperationFailed: the host goes to Alert, cks-state to Running"),
                 upstream.differencesFrom(host));
-        assertEquals(List.of(), upstream.differencesFrom(hostTable(State.class, Event.class, Profile.UPSTREAM)));
+        assertEquals(List.of(), upstream.differencesFrom(hostTable(State.class, Event.class, Profile.CLOUDSTACK_4_22)));
         // A row the library lacks.
         assertEquals(List.of("Stopped + StopRequested: the host goes to Stopping, cks-state to none"),
-                upstream.differencesFrom(hostTable(State.class, Event.class, Profile.UPSTREAM,
+                upstream.differencesFrom(hostTable(State.class, Event.class, Profile.CLOUDSTACK_4_22,
                         "Stopped", "StopRequested", "Stopping")));
     }
 

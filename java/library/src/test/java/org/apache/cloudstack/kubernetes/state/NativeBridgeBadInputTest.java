@@ -82,11 +82,11 @@ class NativeBridgeBadInputTest {
         bad("profile", () -> NativeBridge.entry(mode, Profile.values().length, 5, 2, 0, false));
         bad("operation", () -> NativeBridge.entry(mode, 0, 99, 2, 1, false));
         bad("state", () -> NativeBridge.entry(mode, 0, 5, STATES, 1, false));
-        bad("profile", () -> NativeBridge.completion(mode, 3, 5, 0, 5, 0));
+        bad("profile", () -> NativeBridge.completion(mode, Profile.values().length, 5, 0, 5, 0));
         bad("movedTo", () -> NativeBridge.completion(mode, 0, 7, 5, 77, 0));
         bad("outcome", () -> NativeBridge.completion(mode, 0, 5, 0, 5, 3));
         bad("holdState", () -> NativeBridge.completion(mode, 0, STATES, 0, 5, 0));
-        bad("profile", () -> NativeBridge.scaleStep(mode, 5, 0, 2, 1, -1, 0, -1, 2, 1, false));
+        bad("profile", () -> NativeBridge.scaleStep(mode, Profile.values().length, 0, 2, 1, -1, 0, -1, 2, 1, false));
         bad("scaleKind", () -> NativeBridge.scaleStep(mode, 0, 4, 2, 1, -1, 0, -1, 2, 1, false));
         bad("startedState", () -> NativeBridge.scaleStep(mode, 0, 0, -1, 1, -1, 0, -1, 2, 1, false));
         bad("currentState", () -> NativeBridge.scaleStep(mode, 0, 0, 2, 1, -1, 0, -1, 99, 1, false));

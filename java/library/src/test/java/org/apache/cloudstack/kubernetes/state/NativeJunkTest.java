@@ -218,7 +218,7 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
-                "forcePanic", "constants", "pack", "vmSummary"));
+                "forcePanic", "constants", "pack", "vmSummary", "profileForRelease"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
@@ -278,6 +278,15 @@ class NativeJunkTest {
             int s = j.code(states);
             return expect(valid(p, PROFILES) && valid(o, OPERATIONS) && valid(s, states),
                     () -> NativeCodes.writeKind(NativeBridge.decideEntry(p, o, s)) != NativeCodes.ENTRY_BUSY);
+        });
+        hammer("profileForRelease", 21, j -> {
+            int[] r = {j.code(5), j.code(30), j.code(10), j.code(10)};
+            boolean numbers = Arrays.stream(r).allMatch(v -> v >= 0 && v <= 65_535);
+            return expect(numbers, () -> {
+                long packed = NativeBridge.profileForRelease(r[0], r[1], r[2], r[3]);
+                Profile.ofCode(NativeCodes.releaseProfile(packed));
+                return ReleaseTable.Fit.ofCode(NativeCodes.releaseFit(packed)) != null;
+            });
         });
         hammer("refusalReason", 8, j -> {
             int o = j.code(OPERATIONS);

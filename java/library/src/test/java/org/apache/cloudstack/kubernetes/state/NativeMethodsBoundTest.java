@@ -20,6 +20,7 @@ class NativeMethodsBoundTest {
             Map.entry("names", new Object[] {NativeCodes.NAMES_STATES}),
             Map.entry("transitions", new Object[] {0}),
             Map.entry("orphanStates", new Object[] {}),
+            Map.entry("profileForRelease", new Object[] {4, 20, 2, 0}),
             Map.entry("nextState", new Object[] {0, 0, 0}),
             Map.entry("decideEntry", new Object[] {0, 0, 0}),
             Map.entry("refusalReason", new Object[] {1, 5}),

@@ -85,7 +85,9 @@ final class SpecTable {
                     break;
                 case "profile":
                     profileTags.put(f[2], List.of(f[3].split(",")));
-                    codes.put("profile." + f[2].replace('-', '_').replace('.', '_').toUpperCase(java.util.Locale.ROOT),
+                    // A release line's profile (4.20.2) is CLOUDSTACK_4_20_2; another (alert-scaling) ALERT_SCALING.
+                    codes.put("profile." + (Character.isDigit(f[2].charAt(0)) ? "CLOUDSTACK_" : "")
+                            + f[2].replace('-', '_').replace('.', '_').toUpperCase(java.util.Locale.ROOT),
                             Integer.parseInt(f[1]));
                     break;
                 case "transition":

@@ -19,7 +19,7 @@ import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 
 /**
  * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's
- * ({@code cloudstack-standin.sql}: kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
+ * ({@code cloudstack-standin.sql}: kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance, version,
  * async_job, mshost, configuration, with CloudStack 4.22's names and types of the columns they
  * have, no foreign keys to tables outside it): H2, embedded, and the simulator's own scratch databases. A real
  * deployment, and the MariaDB tests ({@code scripts/cloudstack-db.sh}), have CloudStack's own.
@@ -38,7 +38,7 @@ public final class CloudStackSchema {
 
     /** The stand-in's tables, children first (an order that deletes without foreign key errors). */
     public static final List<String> STANDIN_TABLES = List.of("kubernetes_cluster_vm_map", "vm_instance",
-            "async_job", "mshost", "kubernetes_cluster", "configuration");
+            "async_job", "mshost", "kubernetes_cluster", "configuration", "version");
 
     private CloudStackSchema() {
     }

@@ -157,3 +157,14 @@ CREATE TABLE IF NOT EXISTS `configuration` (
   `scope` bigint NOT NULL DEFAULT 0 COMMENT 'Bitmask for scope(s) of this parameter',
   PRIMARY KEY (`name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb3;
+
+-- The releases the database went through (CloudStack's `version`): the newest Complete row is the
+-- release the database is at, whose transition table the tool uses. The stand-in starts empty.
+CREATE TABLE IF NOT EXISTS `version` (
+  `id` bigint unsigned NOT NULL UNIQUE auto_increment COMMENT 'id',
+  `version` char(40) NOT NULL UNIQUE COMMENT 'version',
+  `updated` datetime NOT NULL COMMENT 'Date this version table was updated',
+  `step` char(32) NOT NULL COMMENT 'Step in the upgrade to this version',
+  PRIMARY KEY (`id`),
+  INDEX `i_version__version` (`version`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb3;

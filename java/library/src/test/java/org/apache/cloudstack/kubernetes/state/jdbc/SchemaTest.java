@@ -41,8 +41,8 @@ class SchemaTest {
             assertTrue(columns(c, "cks_state_history").keySet().containsAll(List.of("cluster_id", "from_state",
                     "to_state", "event", "msid", "at")));
         }
-        assertEquals(6, CloudStackSchema.statements(CloudStackSchema.STANDIN_RESOURCE).size(), "six tables");
-        assertEquals(6, CloudStackSchema.STANDIN_TABLES.size(), "each table emptied by the tests");
+        assertEquals(7, CloudStackSchema.statements(CloudStackSchema.STANDIN_RESOURCE).size(), "seven tables");
+        assertEquals(7, CloudStackSchema.STANDIN_TABLES.size(), "each table emptied by the tests");
     }
 
     @Test

@@ -42,6 +42,11 @@ final class DatabaseOptions {
     @Option(names = "--verbose", description = "also show the JDBC drivers' own log lines on standard error")
     boolean verbose;
 
+    /** Whether the command line names a database (table and rules read one only then). */
+    boolean given() {
+        return jdbcUrl != null || dbProperties != null;
+    }
+
     /**
      * The database the options name, opened read-only unless {@code writes}; its passwords are
      * registered with {@link Secrets} before anything connects.

@@ -46,6 +46,9 @@ final class ExplainCommand implements Callable<Integer> {
     @Mixin
     ModeOption modeOption;
 
+    @Mixin
+    TableOption tableOption;
+
     @Option(names = "--overdue-after", paramLabel = "SECONDS", defaultValue = "" + OverdueOperations.DEFAULT_SECONDS,
             description = "call a live operation CloudStack has no timeout for overdue after this long (default:"
                     + " ${DEFAULT-VALUE})")
@@ -66,12 +69,14 @@ final class ExplainCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--jobs must be positive");
         }
         OperatorDatabase db = database.database(spec, false);
-        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
         ModeOption.Resolved mode;
+        TableOption.Resolved table;
         ClusterExplanation e;
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             mode = modeOption.resolve(c);
-            machine = machine.withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
+            table = tableOption.resolve(c, false);
+            ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, table.profile())
+                    .withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
             OverdueOperations overdue = new OverdueOperations(
                     machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter);
             e = new ClusterExplainer<>(machine, db.source(), mode.mode(), maxJobs, overdue).explain(cluster.strip());
@@ -82,13 +87,14 @@ final class ExplainCommand implements Callable<Integer> {
                     + DatabaseErrors.reason(failure));
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(mode, e) : text(mode, e));
+        out.print(format == Format.json ? json(mode, table, e) : text(mode, table, e));
         out.flush();
         return 0;
     }
 
-    private static String text(ModeOption.Resolved mode, ClusterExplanation e) {
-        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n");
+    private static String text(ModeOption.Resolved mode, TableOption.Resolved table, ClusterExplanation e) {
+        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n")
+                .append(table.line()).append('\n');
         ClusterExplanation.Cluster c = e.cluster();
         out.append(String.format(Locale.ROOT, "cluster %d %s %s%n  state %s%s%s%s%n", c.id(), c.uuid(), c.name(), c.state(),
                 c.version() == null ? "" : ", version " + c.version(),
@@ -127,10 +133,11 @@ final class ExplainCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    private static String json(ModeOption.Resolved mode, ClusterExplanation e) {
+    private static String json(ModeOption.Resolved mode, TableOption.Resolved table, ClusterExplanation e) {
         ClusterExplanation.Cluster c = e.cluster();
         StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
                 .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
+                .append(", ").append(table.json())
                 .append(", \"cluster\": {\"id\": ").append(c.id())
                 .append(", \"uuid\": ").append(Json.quote(c.uuid())).append(", \"name\": ").append(Json.quote(c.name()))
                 .append(", \"state\": ").append(Json.quote(c.state())).append(", \"removed\": ").append(Json.quote(c.removed()))

@@ -4,10 +4,10 @@ import java.io.PrintWriter;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
-import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,14 +27,16 @@ final class RulesCommand implements Runnable {
                     + " start from a state; refusals are left out) (default: ${DEFAULT-VALUE})")
     Format format;
 
-    @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
-            description = "upstream (CloudStack 4.21 and later), alert-scaling (upstream with #14604) or cloudstack-4.20"
-                    + " (default: ${DEFAULT-VALUE})")
-    Profile profile;
+    @Mixin
+    TableOption tableOption;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public void run() {
-        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, profile);
+        ClusterStateMachine<State, Event> machine =
+                ClusterStateMachine.bind(State.class, Event.class, tableOption.resolve(spec, database).profile());
         PrintWriter out = spec.commandLine().getOut();
         if (format == Format.mermaid || format == Format.dot) {
             graph(machine, out);

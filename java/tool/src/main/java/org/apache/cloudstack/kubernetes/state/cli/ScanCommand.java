@@ -45,6 +45,9 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     ModeOption modeOption;
 
+    @Mixin
+    TableOption tableOption;
+
     @Option(names = "--apply", description = "perform the compare-and-sets (default: dry run, read only)")
     boolean apply;
 
@@ -67,15 +70,17 @@ final class ScanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--overdue-after must be positive");
         }
         OperatorDatabase db = database.database(spec, apply);
-        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
+        ClusterStateMachine<State, Event> machine;
         ModeOption.Resolved mode;
+        TableOption.Resolved table;
         StuckClusterScan.Result result;
         List<OverdueOperations.Overdue> overdue;
         List<DepartedReport.Row> departed;
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             mode = modeOption.resolve(c);
+            table = tableOption.resolve(c, apply);
             long threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
-            machine = machine.withHeartbeatThreshold(threshold);
+            machine = ClusterStateMachine.bind(State.class, Event.class, table.profile()).withHeartbeatThreshold(threshold);
             DepartedServerJobs departedJobs = new DepartedServerJobs(threshold);
             List<DepartedServerJobs.Job> gone = departedJobs.find(c);
             departed = !failDepartedJobs ? DepartedReport.listed(gone, DepartedReport.Action.LISTED)
@@ -89,14 +94,16 @@ final class ScanCommand implements Callable<Integer> {
                     + db.describe() + ": " + DatabaseErrors.reason(e));
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(mode, result, overdue, departed) : text(mode, result, overdue, departed));
+        out.print(format == Format.json ? json(mode, table, result, overdue, departed)
+                : text(mode, table, result, overdue, departed));
         out.flush();
         return 0;
     }
 
-    private String text(ModeOption.Resolved mode, StuckClusterScan.Result result, List<OverdueOperations.Overdue> overdue,
-            List<DepartedReport.Row> departed) {
-        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n");
+    private String text(ModeOption.Resolved mode, TableOption.Resolved table, StuckClusterScan.Result result,
+            List<OverdueOperations.Overdue> overdue, List<DepartedReport.Row> departed) {
+        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n")
+                .append(table.line()).append('\n');
         if (result.waiting()) {
             out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
                     .append(" of unknown cluster: recovering nothing now\n");
@@ -115,10 +122,11 @@ final class ScanCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    private static String json(ModeOption.Resolved mode, StuckClusterScan.Result result,
+    private static String json(ModeOption.Resolved mode, TableOption.Resolved table, StuckClusterScan.Result result,
             List<OverdueOperations.Overdue> overdue, List<DepartedReport.Row> departed) {
         StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
                 .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
+                .append(", ").append(table.json())
                 .append(", \"waiting\": ").append(result.waiting())
                 .append(", \"unknown_jobs\": ").append(result.unknownJobIds()).append(", \"recoveries\": [");
         String sep = "";

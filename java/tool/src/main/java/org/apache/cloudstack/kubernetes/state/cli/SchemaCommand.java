@@ -33,6 +33,9 @@ final class SchemaCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
+    @Mixin
+    TableOption tableOption;
+
     @Option(names = "--migrate", paramLabel = "fenced|compat",
             description = "the migration to print (dry run) or, with --apply, to run: fenced adds the four columns and"
                     + " the trigger, compat drops them (every row and its state stay)")
@@ -53,6 +56,7 @@ final class SchemaCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Connection c = db.connect(spec.commandLine().getErr())) {
             CloudStackSchema.requireScannerSchema(c);
+            TableOption.Resolved table = tableOption.resolve(c, apply);
             List<String> statements = List.of();
             if (migrate != null) {
                 statements = migrate == Migration.fenced ? CloudStackSchema.migrationUp(c) : CloudStackSchema.migrationDown(c);
@@ -66,7 +70,7 @@ final class SchemaCommand implements Callable<Integer> {
             }
             String mode = mode(CloudStackSchema.fenceColumns(c));
             boolean trigger = CloudStackSchema.hasVersionTrigger(c);
-            out.print(format == Format.json ? json(mode, trigger, statements) : text(mode, trigger, statements));
+            out.print(format == Format.json ? json(table, mode, trigger, statements) : text(table, mode, trigger, statements));
         } catch (IllegalStateException e) {
             throw new ToolFailure(e.getMessage());
         } catch (SQLException e) {
@@ -85,7 +89,7 @@ final class SchemaCommand implements Callable<Integer> {
         };
     }
 
-    private String text(String mode, boolean trigger, List<String> statements) {
+    private String text(TableOption.Resolved table, String mode, boolean trigger, List<String> statements) {
         StringBuilder out = new StringBuilder();
         if (migrate != null) {
             out.append(apply ? "ran:\n" : "would run (dry run; --apply to perform):\n");
@@ -106,11 +110,13 @@ final class SchemaCommand implements Callable<Integer> {
         out.append("trigger: ").append(CloudStackSchema.VERSION_TRIGGER).append(trigger ? " in place" : " absent")
                 .append(trigger || !mode.equals("fenced") ? "" : " (older servers' blind writes are not versioned:"
                         + " run --migrate fenced --apply again)").append('\n');
+        out.append(table.line()).append('\n');
         return out.toString();
     }
 
-    private String json(String mode, boolean trigger, List<String> statements) {
-        StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode)).append(", \"trigger\": ").append(trigger);
+    private String json(TableOption.Resolved table, String mode, boolean trigger, List<String> statements) {
+        StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode)).append(", \"trigger\": ").append(trigger)
+                .append(", ").append(table.json());
         if (migrate != null) {
             out.append(", \"migration\": ").append(Json.quote(migrate.name().toLowerCase(Locale.ROOT)))
                     .append(", \"applied\": ").append(apply).append(", \"statements\": [");

@@ -3,11 +3,11 @@ package org.apache.cloudstack.kubernetes.state.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,15 +26,16 @@ final class TableCommand implements Runnable {
             description = "tsv, markdown, mermaid or dot (default: ${DEFAULT-VALUE})")
     Format format;
 
-    @Option(names = "--profile", defaultValue = "upstream", converter = ProfileConverter.class,
-            description = "upstream (CloudStack 4.21 and later), alert-scaling (upstream with #14604) or cloudstack-4.20"
-                    + " (default: ${DEFAULT-VALUE})")
-    Profile profile;
+    @Mixin
+    TableOption tableOption;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public void run() {
         List<StateUpdate<State, Event>> rows =
-                ClusterStateMachine.bind(State.class, Event.class, profile).transitions();
+                ClusterStateMachine.bind(State.class, Event.class, tableOption.resolve(spec, database).profile()).transitions();
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
             case tsv -> rows.forEach(r -> out.println(r.expected() + "\t" + r.event() + "\t" + r.target()));

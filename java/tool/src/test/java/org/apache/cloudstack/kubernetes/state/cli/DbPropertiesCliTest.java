@@ -79,7 +79,8 @@ class DbPropertiesCliTest {
         Files.writeString(dir.resolve("key"), KEY + "\n");
         ToolRun scan = ToolRun.of("scan", "--db-properties", props.toString());
         assertEquals(0, scan.code(), scan.err());
-        assertEquals("mode: compat (auto: the schema has no fence columns)\nno stuck Kubernetes cluster\n", scan.out());
+        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
+                + "no stuck Kubernetes cluster\n", scan.out());
         ToolRun explain = ToolRun.of("explain", "nowhere", "--db-properties", props.toString());
         assertEquals(1, explain.code());
         assertEquals("cks-state explain: no Kubernetes cluster has the id, uuid or name 'nowhere'", explain.err().strip());

@@ -114,7 +114,8 @@ class DeploymentModeTest {
             assertTrue(partial.err().startsWith("cks-state scan: --mode auto: kubernetes_cluster has only [state_version]"
                     + " of the fenced columns"), partial.err());
             ToolRun schema = ToolRun.of("schema", "--jdbc-url", db.url(), "--format", "json");
-            assertEquals("{\"mode\": \"partial\", \"trigger\": false}\n", schema.out(), schema.err());
+            assertEquals("{\"mode\": \"partial\", \"trigger\": false, " + ToolDatabase.TABLE_JSON + "}\n", schema.out(),
+                    schema.err());
             ToolRun up = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
             assertEquals(1, up.code());
             assertTrue(up.err().contains("a migration was cut short"), up.err());
@@ -148,22 +149,24 @@ class DeploymentModeTest {
         unmigrated(db);
         try {
             assertEquals("mode: compat (kubernetes_cluster has none of the fence columns)\ntrigger: "
-                    + CloudStackSchema.VERSION_TRIGGER + " absent\n", ToolRun.of("schema", "--jdbc-url", db.url()).out());
+                    + CloudStackSchema.VERSION_TRIGGER + " absent\n" + ToolDatabase.TABLE_LINE,
+                    ToolRun.of("schema", "--jdbc-url", db.url()).out());
             ToolRun dry = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
             assertEquals(0, dry.code(), dry.err());
             assertTrue(dry.out().startsWith("would run (dry run; --apply to perform):\n  ALTER TABLE `kubernetes_cluster`"
                     + " ADD COLUMN `state_version`"), dry.out());
             assertTrue(dry.out().contains("CREATE TRIGGER `" + CloudStackSchema.VERSION_TRIGGER + "`"), dry.out());
             assertTrue(dry.out().endsWith("mode: compat (kubernetes_cluster has none of the fence columns)\ntrigger: "
-                    + CloudStackSchema.VERSION_TRIGGER + " absent\n"), "a dry run changes nothing: " + dry.out());
+                    + CloudStackSchema.VERSION_TRIGGER + " absent\n" + ToolDatabase.TABLE_LINE),
+                    "a dry run changes nothing: " + dry.out());
             try (Connection c = db.connect()) {
                 assertEquals(CloudStackSchema.FenceColumns.NONE, CloudStackSchema.fenceColumns(c));
             }
             ToolRun up = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--apply", "--format", "json");
             assertEquals(0, up.code(), up.err());
-            assertTrue(up.out().startsWith("{\"mode\": \"fenced\", \"trigger\": true, \"migration\": \"fenced\","
-                    + " \"applied\": true, \"statements\": [\"ALTER TABLE"), up.out());
-            assertEquals("{\"mode\": \"fenced\", \"trigger\": true}\n",
+            assertTrue(up.out().startsWith("{\"mode\": \"fenced\", \"trigger\": true, " + ToolDatabase.TABLE_JSON
+                    + ", \"migration\": \"fenced\", \"applied\": true, \"statements\": [\"ALTER TABLE"), up.out());
+            assertEquals("{\"mode\": \"fenced\", \"trigger\": true, " + ToolDatabase.TABLE_JSON + "}\n",
                     ToolRun.of("schema", "--jdbc-url", db.url(), "--format", "json").out());
             ToolRun again = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
             assertFalse(again.out().contains("ALTER TABLE"), "only the trigger is (re)created: " + again.out());

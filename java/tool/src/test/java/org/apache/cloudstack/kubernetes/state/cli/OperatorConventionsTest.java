@@ -56,6 +56,7 @@ class OperatorConventionsTest {
         long stuck;
         try (Connection c = DriverManager.getConnection(url)) {
             CloudStackSchema.createStandIn(c);
+            CloudStackRows.release(c, CloudStackRows.RELEASE);
             stuck = CloudStackRows.on(c).cluster("stuck", "Scaling");
         }
         Path file = dir.resolve("cloud.mv.db");

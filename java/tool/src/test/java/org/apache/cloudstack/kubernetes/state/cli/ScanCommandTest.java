@@ -103,8 +103,8 @@ class ScanCommandTest {
         Map<String, String> before = states(db);
         ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
         assertEquals(0, run.code(), run.err());
-        assertTrue(run.out().startsWith("{\"mode\": \"compat\", \"mode_chosen\": \"auto: the schema has no fence columns\","
-                + " \"waiting\": false"), run.out());
+        assertTrue(run.out().startsWith("{\"mode\": \"compat\", \"mode_chosen\": \"auto: the schema has no fence columns\", "
+                + ToolDatabase.TABLE_JSON + ", \"waiting\": false"), run.out());
         assertEquals(expectedNames(), recoveredNames(run.out()));
         assertTrue(!run.out().contains("\"applied\""), run.out());
         assertEquals(OPERATION_STATES.length, run.out().split("\"reason\": \"no IN_PROGRESS job names it, and no job of"
@@ -112,7 +112,7 @@ class ScanCommandTest {
         assertTrue(run.out().endsWith(", \"overdue\": [], \"departed_server_jobs\": []}\n"), run.out());
         assertEquals(before, states(db));
         ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
-        assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n"
+        assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
                 + "would recover (dry run; --apply to perform):\n"), text.out());
         assertTrue(text.out().contains(ids.get("stuck-Scaling") + " uuid-stuck-Scaling stuck-Scaling: Scaling -> Alert:"
                 + " no IN_PROGRESS job names it, and no job of unknown cluster runs [NO_OWNER_NO_JOB]\n"), text.out());
@@ -137,7 +137,8 @@ class ScanCommandTest {
         assertEquals("Scaling", after.get("removed"));
         assertEquals("Scaling", after.get("external"));
         ToolRun second = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
-        assertEquals("mode: compat (auto: the schema has no fence columns)\nno stuck Kubernetes cluster\n", second.out());
+        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
+                + "no stuck Kubernetes cluster\n", second.out());
     }
 
     @ParameterizedTest(name = "{0} a live job of every release's shape keeps its cluster; scan and explain agree")

@@ -24,6 +24,11 @@ enum ToolDatabase {
     static final String OPERATOR = "cloudop";
     static final String OPERATOR_PASSWORD = "Op-S3cret-4417";
 
+    /** The line naming the table of the tests' databases (release 4.22.0.0, CloudStackRows.RELEASE). */
+    static final String TABLE_LINE = "table: 4.22 (CloudStack 4.22.0.0's, from the version table)\n";
+    /** The same in JSON. */
+    static final String TABLE_JSON = "\"table\": \"4.22\", \"table_chosen\": \"CloudStack 4.22.0.0's, from the version table\"";
+
     /** The JDBC URL the tool is given. */
     String url() {
         if (this == H2) {

@@ -1,0 +1,79 @@
+# Sourced by the scripts that read ../shared (CloudStack's sources, release files and lines): the one
+# lookup of the shared folder, and the release lines of cloudstack/lines.tsv.
+#
+# The shared folder is CKS_SHARED_DIR when set, else ../shared beside this clone, else ../shared
+# beside the repository this clone was cloned from (a clone made in a temp folder).
+
+# The shared folder, or one line naming what was looked for and the override.
+shared_dir() {
+    local origin
+    if [ -n "${CKS_SHARED_DIR:-}" ]; then
+        [ -d "$CKS_SHARED_DIR/cloudstack" ] && { echo "$CKS_SHARED_DIR"; return 0; }
+        echo "shared.sh: CKS_SHARED_DIR=$CKS_SHARED_DIR has no cloudstack/ folder" >&2
+        return 1
+    fi
+    if [ -d "$ROOT/../shared/cloudstack" ]; then
+        (cd "$ROOT/../shared" && pwd)
+        return 0
+    fi
+    if origin="$(git -C "$ROOT" remote get-url origin 2>/dev/null)" && [ -d "$origin/../shared/cloudstack" ]; then
+        (cd "$origin/../shared" && pwd)
+        return 0
+    fi
+    echo "shared.sh: no shared folder (cloudstack/ with CloudStack's sources) beside this clone ($ROOT/../shared)" \
+        "nor beside its origin${origin:+ ($origin/../shared)}: set CKS_SHARED_DIR to the folder that holds cloudstack/" >&2
+    return 1
+}
+
+# The release lines, one per output line, in the file's order.
+lines() {
+    awk -F'\t' '!/^#/ && NF { print $1 }' "$ROOT/cloudstack/lines.tsv"
+}
+
+# line_field LINE COLUMN: tarball, database or release of LINE; fails naming an unknown line.
+line_field() {
+    local column
+    case "$2" in
+        tarball) column=2 ;;
+        database) column=3 ;;
+        release) column=4 ;;
+        *) echo "shared.sh: unknown column $2" >&2; return 1 ;;
+    esac
+    local value
+    value="$(awk -F'\t' -v line="$1" -v c="$column" '!/^#/ && $1 == line { print $c }' "$ROOT/cloudstack/lines.tsv")"
+    if [ -z "$value" ]; then
+        echo "shared.sh: unknown CloudStack line '$1' (cloudstack/lines.tsv has: $(lines | tr '\n' ' '))" >&2
+        return 1
+    fi
+    echo "$value"
+}
+
+# The source tarball of LINE, checked against SHA256SUMS beside it; prints its path.
+line_tarball() {
+    local dir name path sums want got
+    dir="$(shared_dir)" || return 1
+    name="$(line_field "$1" tarball)" || return 1
+    path="$dir/cloudstack/$name"
+    [ -f "$path" ] || { echo "shared.sh: no $name in $dir/cloudstack (line $1; set CKS_SHARED_DIR)" >&2; return 1; }
+    echo "$path"
+}
+
+# The sha256 of a tarball, checked against the SHA256SUMS beside it.
+tarball_sha256() {
+    local sums name want got
+    sums="$(dirname "$1")/SHA256SUMS"
+    name="$(basename "$1")"
+    [ -f "$sums" ] || { echo "shared.sh: no SHA256SUMS beside $1" >&2; return 1; }
+    want="$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1 }' "$sums")"
+    [ -n "$want" ] || { echo "shared.sh: $sums has no line for $name" >&2; return 1; }
+    got="$(sha256sum "$1" | cut -d' ' -f1)"
+    [ "$want" = "$got" ] || { echo "shared.sh: $name: sha256 $got, SHA256SUMS says $want" >&2; return 1; }
+    echo "$got"
+}
+
+# Run, not sourced: print the shared folder (the Makefile passes it to the Java tests).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    set -euo pipefail
+    ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    shared_dir
+fi
