@@ -251,6 +251,10 @@ cmd_test() {
     for line in "${chosen[@]}"; do
         ( test_line "$line" )
     done
+    # With every line applied: what the series add is one text wherever CloudStack is the same.
+    if [ "${#chosen[@]}" -eq "$(lines | wc -l)" ]; then
+        python3 "$ROOT/scripts/check-series-lines.py" "$WORK_ROOT" >&2
+    fi
 }
 
 # The management server's jar: the patched plugin and its dependencies shaded by the line's own
@@ -263,8 +267,10 @@ cmd_shade() {
     cs_version="$(source_version "$WORK/src")"
     jar="$WORK/src/$PLUGIN/target/cloud-plugin-integrations-kubernetes-service-$cs_version.jar"
     [ -f "$jar" ] || die "$LINE: no patched plugin jar $jar: run $0 test $LINE first"
-    # The patched plugin where the shading pom finds it, as `mvn install` of a CloudStack build puts it.
-    (cd "$WORK/src" && $MVN -q "${MVN_FLAGS[@]}" -N install:install-file -Dfile="$jar" -DpomFile="$PLUGIN/pom.xml") >&2
+    # The patched plugin where the shading pom finds it, as `mvn install` of a CloudStack build puts it,
+    # with the patched root pom its version property is in.
+    (cd "$WORK/src" && $MVN -q "${MVN_FLAGS[@]}" -N install:install-file -Dfile=pom.xml -DpomFile=pom.xml -Dpackaging=pom \
+        && $MVN -q "${MVN_FLAGS[@]}" -N install:install-file -Dfile="$jar" -DpomFile="$PLUGIN/pom.xml") >&2
     mkdir -p "$dir/tmp"
     python3 - "$WORK/src/client/pom.xml" "$dir/pom.xml" "$cs_version" <<'PY'
 import re, sys
