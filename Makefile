@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # The project's commands. README.md shows `make run` and `make test` first.
 SHELL := /bin/bash
 MVN ?= mvn -B -q
@@ -29,10 +31,12 @@ test: toolchains scripts-test rust-test java-test platform-test cloudstack
 scripts-test:
 	scripts/check-shared-lookup.sh
 
-# The checks both loops start with: formatting, file sizes, clippy.
+# The checks both loops start with: formatting, file sizes, license headers and notices, clippy.
 lint:
 	cargo fmt --check
 	scripts/check-file-sizes.sh
+	scripts/check-license-headers.sh
+	scripts/third-party-native.py --check
 	cargo clippy --all-targets -- -D warnings
 
 # The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, file sizes, clippy, the

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! `cargo bench`: the core's decisions and recovery planning, each reported as a ratio against
 //! a baseline measured in the same run. A tiny harness (median of samples) keeps the build
 //! free of a benchmark framework; `CKS_BENCH_QUICK=1` shortens it.

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Parser of `spec/state-machine.tsv`, shared by `build.rs` (which generates the Rust tables)
 //! and by the parser's own tests. Every error names the file's line.
 

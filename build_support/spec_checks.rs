@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The checks of the whole table, after its rows are parsed: what no single row can break.
 
 use std::collections::BTreeSet;

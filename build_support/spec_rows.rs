@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The rows `spec/state-machine.tsv` parses into: what `build.rs` generates code from.
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Checks the two artifacts: what a management server adds to its class path and what
 # an operator runs.
 # - the library jar holds the binding, the JDBC side and native/, nothing of the tool (cli,
 #   simulate, scan) and no third-party class; its runtime dependencies are log4j-api alone;
-# - the CLI jar relocates every dependency under ...state.shaded but H2, which stays stock H2 so
-#   that its messages read and its files open with stock H2 of the same version; it runs (table; a
+# - the CLI jar relocates every dependency under ...state.shaded but H2 and the two JDBC drivers,
+#   which stay stock and unmodified (H2 so that its files open with stock H2 of the same version; the
+#   drivers so that their licenses' terms for modified copies never arise); it runs (table; a
 #   short simulate on its embedded H2; a read-only scan of a file stock H2 wrote changes nothing,
-#   and of a missing database creates none).
+#   and of a missing database creates none);
+# - both jars carry the license and notice, and the native library's third-party notice; the CLI jar
+#   lists every library it bundles, with its license, in META-INF/third-party/THIRD-PARTY.txt.
 #
 #   scripts/check-artifacts.sh LIBRARY_JAR CLI_JAR
 set -euo pipefail
@@ -30,12 +35,37 @@ deps="$(grep -E '^\s+[a-zA-Z0-9_.-]+:[a-zA-Z0-9_.-]+:' "$deps_file" | sed -E 's/
     fail "the library's runtime dependencies are [$(echo $deps)], expected log4j-api alone"
 echo "check-artifacts: $(basename "$library"): $(entries "$library" | grep -c '\.class$') classes; runtime dependencies: $(echo $deps)"
 
-unshaded="$(entries "$cli" | grep -E '\.class$' | grep -vE "^($PKG/|META-INF/versions/[0-9]+/$PKG/|org/h2/|META-INF/versions/[0-9]+/org/h2/)" || true)"
+for jar in "$library" "$cli"; do
+    for legal in META-INF/LICENSE META-INF/NOTICE META-INF/THIRD-PARTY-NATIVE.txt; do
+        unzip -Z1 "$jar" "$legal" >/dev/null 2>&1 || fail "$(basename "$jar") has no $legal"
+    done
+    grep -q "Apache License" <(unzip -p "$jar" META-INF/LICENSE) || fail "$(basename "$jar")'s META-INF/LICENSE is not the Apache License"
+done
+third_party="$(unzip -p "$cli" META-INF/third-party/THIRD-PARTY.txt)" || fail "$(basename "$cli") has no META-INF/third-party/THIRD-PARTY.txt"
+cli_deps="$(dirname "$0")/../java/tool/target/runtime-dependencies.txt"
+[ -f "$cli_deps" ] || fail "no $cli_deps (written by the tool's package phase)"
+# group:artifact:version of every library the CLI jar bundles (the library's own test kit aside).
+bundled="$(grep -E '^\s+[a-zA-Z0-9_.-]+:[a-zA-Z0-9_.-]+:' "$cli_deps" | sed -E 's/^\s+//; s/ .*//' \
+    | awk -F: '$1 != "org.apache.cloudstack.kubernetes" { print $1 ":" $2 ":" $4 }' | sort -u)"
+for dep in $bundled; do
+    grep -q "^$dep " <<<"$third_party" || fail "META-INF/third-party/THIRD-PARTY.txt does not list $dep"
+done
+unshaded="$(entries "$cli" | grep -E '\.class$' | grep -vE "^($PKG/|META-INF/versions/[0-9]+/$PKG/|org/h2/|META-INF/versions/[0-9]+/org/h2/|org/mariadb/jdbc/|META-INF/versions/[0-9]+/org/mariadb/jdbc/|com/mysql/)" || true)"
 [ -z "$unshaded" ] || fail "$(basename "$cli") has classes outside $PKG (not relocated): $(echo "$unshaded" | head -5 | tr '\n' ' ')"
 cli_entries="$(entries "$cli")"
 grep -q "^org/h2/Driver.class$" <<<"$cli_entries" || fail "$(basename "$cli") lacks stock H2 (org/h2/Driver.class)"
 ! grep -q "^$PKG/shaded/h2/" <<<"$cli_entries" || fail "$(basename "$cli") relocates H2"
-for relocated in picocli mariadb mysql jasypt log4j; do
+# The drivers are the stock jars' classes, byte for byte.
+m2="${M2_REPO:-$HOME/.m2/repository}"
+for driver in org.mariadb.jdbc:mariadb-java-client:org/mariadb/jdbc/Driver.class com.mysql:mysql-connector-j:com/mysql/cj/jdbc/Driver.class; do
+    IFS=: read -r group artifact class <<<"$driver"
+    version="$(grep "^$group:$artifact:" <<<"$bundled" | cut -d: -f3)"
+    stock="$m2/${group//.//}/$artifact/$version/$artifact-$version.jar"
+    [ -f "$stock" ] || fail "no stock $artifact $version at $stock"
+    [ "$(unzip -p "$cli" "$class" | sha256sum)" = "$(unzip -p "$stock" "$class" | sha256sum)" ] \
+        || fail "$(basename "$cli")'s $class is not $artifact $version's"
+done
+for relocated in picocli jasypt log4j; do
     grep -q "^$PKG/shaded/$relocated/" <<<"$cli_entries" || fail "$(basename "$cli") lacks the relocated $relocated"
 done
 out="$(timeout 120 java -jar "$cli" table --format tsv 2>&1)" || fail "java -jar $(basename "$cli") table: $out"
@@ -43,7 +73,7 @@ out="$(timeout 120 java -jar "$cli" table --format tsv 2>&1)" || fail "java -jar
 out="$(timeout 300 java -jar "$cli" simulate --operations 60 --seed 7 2>&1)" || fail "java -jar $(basename "$cli") simulate: $out"
 echo "$out" | grep -qE '^ *double_entries +0$' || fail "simulate on the shaded H2 printed: $(echo "$out" | tail -5)"
 if echo "$out" | grep -qiE 'provider|log4j'; then fail "the CLI jar printed a logging notice: $(echo "$out" | grep -iE 'provider|log4j' | head -2)"; fi
-echo "check-artifacts: $(basename "$cli"): every dependency relocated under $PKG/shaded; table and simulate run"
+echo "check-artifacts: $(basename "$cli"): picocli, jasypt and log4j relocated under $PKG/shaded, H2 and the JDBC drivers stock; license, notices and third-party list in; table and simulate run"
 
 # H2 as stock H2: a database file written by stock H2 (the same version, from Maven's local
 # repository) is read by a dry-run scan, and left byte for byte as it was; a missing database is

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """The docs' snippets of CloudStack's patched plugin are its code: every ```java block preceded by
 <!-- snippet: cloudstack:PATH#DECLARATION --> equals, line for line, the member of PATH (in the patched
 source tree) whose declaration line contains DECLARATION, with its Javadoc and annotations, indentation

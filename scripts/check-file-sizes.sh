@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Small files with one job each: fails on a main source file (the core, the glue, the build's
 # generator, the library and the tool) over the line limit, naming each one. Tests are not counted.
 set -euo pipefail

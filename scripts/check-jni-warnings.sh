@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a test run under -Xcheck:jni printed a JNI warning or crashed a JVM.
 # Usage: check-jni-warnings.sh BUILD_LOG REPORTS_DIR...
 set -u

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Checks what a jar carries natively; fails on the first thing wrong:
 # - native/platforms lists exactly linux-x86_64 and linux-aarch64, each with its libcks_state.so;
 # - each library's ELF machine matches its folder, and it needs no GLIBC_ version above 2.17;

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """The series of the release lines stay one change: every file that two series add is the same text
 in both lines once applied, unless cloudstack/line-differences.tsv says why it is not (CloudStack
 differs there). A listed file that no longer differs, or a file only one series adds without a

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # The one lookup of ../shared (scripts/shared.sh), tried as a new user meets it: a clone made in a
 # temporary folder finds CloudStack's sources beside the repository it was cloned from, and the
 # scripts that read them (cloudstack-db.sh, e2e-cloudstack.sh) get past the lookup there; a clone

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # CloudStack's own database, built from CloudStack's own SQL files in CloudStack's own order, for
 # the tests and benchmarks that must run on the schema a real management server has.
 #

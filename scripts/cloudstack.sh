@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # CloudStack's Kubernetes Service plugin, patched by the series of each release line
 # (cloudstack/<line>/*.patch, the lines of cloudstack/lines.tsv) to use the library, built against
 # that line's own modules, its tests and the series' tests run on that line's own database.

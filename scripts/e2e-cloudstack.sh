@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # make e2e-cloudstack: CloudStack with the patched plugin on its simulator hypervisor, two management
 # servers on one MariaDB, each in a network namespace of its own (a management server's msid is its
 # MAC address: com.cloud.utils.net.MacAddress), a CKS operation interrupted by a SIGKILL, the cluster

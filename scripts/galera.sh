@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # A throwaway 3-node MariaDB Galera cluster on 127.0.0.1 for the process simulation: Debian's
 # mariadb-server and galera-4, each node with its own ports, socket and folder under /tmp, the
 # servers running as the `mysql` user (rsync SST fails as root). Database `cks_sim`, user cks/cks.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # A throwaway MariaDB server for the JDBC tests: 127.0.0.1 only, its own port, socket and data
 # directory (the repo's .mariadb/, gitignored), database `cloud`, user cks/cks (also on `cks_sim`),
 # user cloudop (on `cloud`).

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # `make mutants`: cargo-mutants over the core's decision files. Fails when a mutant
 # survives that mutants/equivalent.txt does not explain. Takes tens of minutes: not in `make test`.
 #

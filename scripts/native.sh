@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Builds libcks_state.so for every platform the jar carries, with a glibc 2.17 floor, from
 # registry packages only:
 #

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Runs the library jar where CloudStack runs it, not only on this machine:
 #
 #   debian11-x86_64   Debian 11's glibc 2.31 and its OpenJDK 17 (amd64), started through that

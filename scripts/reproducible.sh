@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Builds HEAD twice, in two fresh clones at different paths, and compares the jars byte for byte.
 # The cross toolchains of this checkout are shared; everything else starts clean.
 set -euo pipefail

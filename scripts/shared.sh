@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the scripts that read ../shared (CloudStack's sources, release files and lines): the one
 # lookup of the shared folder, and the release lines of cloudstack/lines.tsv.
 #

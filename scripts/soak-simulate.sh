@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 # Long `cks-state simulate` runs for `make soak`: one on embedded H2 with many management-server
 # crashes, then one on a private MariaDB server (its own port and data directory, never the
 # shared test server) that is restarted every RESTART_EVERY seconds while the run goes on, then

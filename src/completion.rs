@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Completing and failing an operation: only from the state the operation moved the cluster to.
 
 use crate::codes;

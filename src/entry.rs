@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Entry rules: may an operation start from the cluster's current state, and what does its
 //! entry write?
 

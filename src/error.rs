@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Errors of the core: bad input from the host, never a bug hidden as a default.
 
 use thiserror::Error;

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Which candidate clusters have an IN_PROGRESS job, for recovery planning.
 //!
 //! Cluster ids are database keys, usually dense: a bitmap over them stays in the CPU cache at

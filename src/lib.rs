@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! cks-state: the lifecycle state machine of Apache CloudStack Kubernetes (CKS) clusters.
 //!
 //! The core only decides: no I/O, no JNI types. [`StateMachine`] holds a profile (which table)

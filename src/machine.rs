@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The decisions of one stack: a profile's table and a mode's way of writing. Every decision
 //! that writes is a method of [`StateMachine`] (entry, scaling, completion, reconcile, recovery,
 //! each in its own module); the mode is data here, never a second API.

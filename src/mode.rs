@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! How a stack writes: the one switch between the upstream-compatible and the fenced protocol.
 
 use crate::codes;

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Alert reconciliation and fault detection for the status scanner.
 
 use crate::machine::StateMachine;

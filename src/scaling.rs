@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Scaling rules for one scale or autoscale operation.
 //!
 //! The operation remembers the token it started from and what its take left it. It enters

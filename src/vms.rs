@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The status scanner's VM rule: what a cluster's VMs say about it, from what the host counted.
 
 use crate::codes;

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Decisions that the other suites reached only through JNI or not at all, pinned here so that
 //! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
 

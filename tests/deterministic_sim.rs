@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Deterministic simulation: compat mode must show the windows the upstream design admits,
 //! fenced mode must show none. One seed replays one schedule:
 //! `CKS_SIM_TRACE=<seed> cargo test --test deterministic_sim -- --nocapture` prints it.

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The schedules the Java guard and scanner replay (`DifferentialReplayTest`): seeded runs of the
 //! deterministic simulation, each host step with what it found, its writes and every cluster row
 //! after it. The files under `java/library/src/test/resources/differential/` must be what the

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The full entry-rule matrix, 9 operations x 15 states, cell by cell against the spec.
 //! T:X = transition to X, P = proceed without a change, N = nothing to do, R = refuse.
 

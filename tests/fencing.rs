@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Fenced mode decisions: tokens, owners, and recovery only when the owner is provably gone.
 
 use cks_state::{

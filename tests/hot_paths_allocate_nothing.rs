@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The hot decisions (next state, entry decision and entry, scaling step, completion, reconcile)
 //! allocate nothing, in both modes: a counting global allocator watches every call over all inputs.
 

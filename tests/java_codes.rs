@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The Java side of the code table (`NativeCodes.java`) and of the profiles (`Profile.java`) is
 //! checked in beside the Java sources, so that Maven compiles it without running cargo; build.rs
 //! generates the same text from spec/state-machine.tsv. This test fails when a checked-in copy is

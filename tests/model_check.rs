@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The protocol checked exhaustively: every schedule of bounded configurations of the
 //! deterministic simulation's world, with the real core's decisions (`tests/sim/model`).
 //! `make test` runs the small configuration and the mutation check; `make model-check` runs

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! One API, the mode as data: [`StateMachine`] decides alike in both modes and differs only in
 //! how it writes, as documented. Compat mode compares the state alone: every write keeps the
 //! version and stores no owner, the owner of a row is never read (never Busy), and a proceed or

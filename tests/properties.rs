@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Property tests over the generated tables and the recovery planner.
 
 use std::collections::{HashSet, VecDeque};

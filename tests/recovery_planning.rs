@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Orphan-recovery planning: the edge cases of the scanner's input. The rows are ownerless (as
 //! compat mode reads every row, and as an older server leaves them in fenced mode): both modes
 //! plan the same clusters, by the streaming planner as the JNI bridge feeds it.

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The declarative table's parser: what `build.rs` accepts and the errors that name the line.
 
 #[path = "../build_support/spec.rs"]

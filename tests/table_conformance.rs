@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The generated tables against CloudStack's own `KubernetesCluster.s_fsm`, transcribed here row
 //! by row in its order from api/src/main/java/com/cloud/kubernetes/cluster/KubernetesCluster.java
 //! of CloudStack main (4.22.0.0-SNAPSHOT, ../shared/cloudstack), independent of

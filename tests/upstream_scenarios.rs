@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The scenarios the upstream change (apache/cloudstack#14609) lists under "How Has This Been
 //! Tested" and "How did you try to break this feature", as decisions of the core.
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 import com.cloud.kubernetes.cluster.KubernetesCluster;
 import com.cloud.kubernetes.cluster.dao.KubernetesClusterStateTable;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

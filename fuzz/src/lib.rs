@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The checks behind the cargo-fuzz targets in `fuzz_targets/`: each one decodes arbitrary bytes
 //! into inputs for one group of the core's entry points (the ones the JNI glue calls) and panics
 //! when a contract is broken. libFuzzer reports a panic as a crash with the input that caused it.

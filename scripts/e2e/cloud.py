@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """CloudStack as the e2e scenario and the node stand-in reach it: its database through the private
 MariaDB's socket, its API over HTTP (signed with keys, or unsigned on the integration port)."""
 import base64

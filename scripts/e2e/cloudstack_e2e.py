@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """make e2e-cloudstack's scenario on two real management servers (scripts/e2e-cloudstack.sh starts and
 kills them, and runs the node stand-in): a simulator zone and the Kubernetes Service through CloudStack's
 own API; a cluster created, stopped, started, upgraded, scaled and deleted; operations interrupted by a

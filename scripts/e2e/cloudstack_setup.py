@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """The e2e scenario's set-up, as an operator does it: settings before the first start, the two servers,
 the admin's API keys, a simulator zone and what the Kubernetes Service needs, through CloudStack's own API."""
 import os

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """The Kubernetes nodes a simulated VM cannot be: what CKS's workers reach on a cluster's public IP.
 
 CloudStack's simulator runs no guest, so a CKS worker waits for its control node's SSH port until its

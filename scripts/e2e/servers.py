@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """The two management servers of the e2e scenario: started, killed and watched through
 scripts/e2e-cloudstack.sh, judged Up by their mshost row and their API."""
 import os

@@ -1,3 +1,5 @@
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
 """What the scenario checks the clusters' states against: the table's rows (spec/state-machine.tsv)
 and every state each cluster went through, sampled once a second."""
 import os

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Primitive arrays across JNI, with the argument's name in every error.
 
 use jni::objects::{AsJArrayRaw, JIntArray, JLongArray};

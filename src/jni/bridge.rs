@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The table's queries of `NativeBridge.java`, one thin function each: names, rows, next state,
 //! the entry rule of a state, refusal texts, constants, log level. The decisions that write are in
 //! `operations.rs` and `recovery.rs`.

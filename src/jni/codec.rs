@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Codes in: each argument's code to the core's value, or an error naming the argument.
 
 use super::errors::{bad_element, BridgeResult};

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The one error path of every native method: input errors become
 //! `IllegalArgumentException`, panics become `CksStateNativeException`, and nothing unwinds
 //! into the JVM.

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Forwards Rust `log` records to the Java side's Log4j 2 logger through `NativeLog.log`.
 //! The Java side mirrors its level into `log::set_max_level`, so filtered records never cross.
 //!

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The JNI glue: converts Java arguments, calls the core, converts back. Nothing here decides.
 
 mod arrays;

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The decisions that write, one thin function per native method of `NativeBridge.java`: the
 //! arguments become a [`StateMachine`] and rows, the core decides, each result kind becomes its
 //! code and the write or take becomes the packed layout (`results.rs`).

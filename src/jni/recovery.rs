@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! `NativeBridge.planRecovery`: one scanner pass's orphan recovery, one array per concern: the
 //! candidate rows, the IN_PROGRESS jobs (ids and clusters), and the owner evidence (ended jobs,
 //! hosts). The core says when it needs the evidence; until the host has read it, it passes null

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Native methods of the tests' `NativeTestHooks` (java/library/src/test), built only with the
 //! cargo feature `test-hooks`: the library the jar ships has none of them.
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! `NativeBridge.vmSummary`: the status scanner's VM rule on what the host counted.
 
 use jni::objects::JClass;

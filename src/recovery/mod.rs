@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Orphan-recovery planning for the status scanner: an operation's state or hold whose operation
 //! is provably over is failed (or, held at rest, released) by compare-and-set on the token read.
 //! Compat rows have no owner: such a row is failed when no IN_PROGRESS job names its cluster and

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Whether an operation's owner is provably gone, from what `mshost` shows.
 
 use std::collections::{HashMap, HashSet};

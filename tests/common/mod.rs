@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Test support: a cluster row with compare-and-set semantics, as the DAO gives them, and the
 //! proptest case count the property tests share.
 

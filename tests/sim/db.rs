@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The shared database: cluster rows with compare-and-set, the async job table, `mshost`.
 //! Compat mode: `WHERE id = ? AND state = ?`; fenced: `... AND state_version = ?`.
 

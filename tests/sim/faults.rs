@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Server faults: crash, restart, pause, resume, and what peers and CloudStack do about them.
 
 use super::world::World;

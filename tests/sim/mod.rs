@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! A deterministic simulation of CKS clusters under concurrent operations, server faults and
 //! the status scanner, against an in-memory model of the database's compare-and-set.
 //!

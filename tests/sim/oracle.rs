@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Ground truth: which operations are live and inside which cluster, and the violations seen.
 
 use super::servers::{is_live, Server};

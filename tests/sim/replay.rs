@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The host steps of one run as the Java replay reads them (`DifferentialReplayTest`): what each
 //! actor called, what it found, the writes it made and every cluster row after it. Off unless a
 //! run asks for it; the format is in `java/library/src/test/resources/differential/README.md`.

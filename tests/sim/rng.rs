@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! SplitMix64: tiny, fast and seedable, so one seed replays one schedule exactly.
 
 #[derive(Clone)]

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The seeded scheduler: each tick advances database time, then steps one actor or injects
 //! one fault. One seed replays one schedule.
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! One status-scanner pass: read the candidates, read the jobs (and `mshost`), fail orphans one
 //! compare-and-set per step, then list and reconcile Alert / Running clusters.
 

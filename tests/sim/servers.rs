@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The management servers: a process epoch (runid) each, and what state the process is in.
 
 #[derive(Clone, Hash)]

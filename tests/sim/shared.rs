@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The state every actor of one run touches: the database, the servers, the oracle, the dice.
 
 use cks_state::{Profile, StateMachine, Token, Write};

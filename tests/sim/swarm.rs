@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Swarm testing: each seed draws its own mix of actions and requests, so a rare interleaving
 //! gets seeds that favour it.
 

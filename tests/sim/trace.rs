@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The event log of one run: always hashed, kept as text only when asked (to replay a seed).
 
 #[derive(Clone)]

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! One operation's worker: read, enter, work, complete, finish the job, one step at a time so
 //! the scheduler can interleave or crash it between any two steps.
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! One run's world: the shared state, the running workers and scanner, and how it starts.
 
 use cks_state::{Outcome, Owner, Profile, State, VmSummary};

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! One representative per class of states no later step can tell apart, and its fingerprint.
 //!
 //! Sound reductions only, each resting on how the world reads the value it rewrites:

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! The bounded configurations: who runs, where the clusters start, what may be requested and
 //! which faults may strike (each at most as often as its budget says).
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 //! Every move the scheduler of the random simulation can make, enumerated instead of drawn:
 //! step one actor (with every listing the scanner may see), submit, scan, and the faults.
 

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
 import static org.apache.cloudstack.kubernetes.state.Arguments.require;
@@ -317,8 +319,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     @Override
     public String toString() {
-        return "ClusterStateMachine[" + states.type().getName() + ", " + events.type().getName() + ", " + profile + ", "
-                + mode.label() + "]";
+        return "ClusterStateMachine[" + states.type().getName() + ", " + events.type().getName() + ", " + profile + ", " + mode.label() + "]";
     }
 
     /** The largest version a fenced write may store (2^40 - 1: a packed result's version field). */

@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.SQLException;

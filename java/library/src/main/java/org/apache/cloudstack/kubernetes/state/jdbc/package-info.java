@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The database side of cks-state, on CloudStack's own tables: what {@code KubernetesClusterDaoImpl},
  * the CKS action workers and the status scanner of {@code KubernetesClusterManagerImpl} become

@@ -1,3 +1,5 @@
+-- Copyright 2025-2026 The cks-state authors
+-- SPDX-License-Identifier: Apache-2.0
 -- Fenced mode, migration DOWN: back to CloudStack's own table. Every row keeps its id, state and
 -- all other columns; only the fence (version, owner) is dropped. Stop every fenced-mode server
 -- first (compat-mode servers keep running: they never read these columns).

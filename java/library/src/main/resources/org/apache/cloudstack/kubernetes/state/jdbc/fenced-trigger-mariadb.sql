@@ -1,3 +1,5 @@
+-- Copyright 2025-2026 The cks-state authors
+-- SPDX-License-Identifier: Apache-2.0
 -- Fenced mode, rolling-upgrade guard (MariaDB / MySQL): a write that changes `state` without
 -- bumping `state_version` (an older server's DAO: UPDATE kubernetes_cluster SET state=? WHERE id=?)
 -- gets the version bumped and the cluster released, so no holder's token matches any more: its

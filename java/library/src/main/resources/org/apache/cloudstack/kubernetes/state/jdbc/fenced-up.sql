@@ -1,3 +1,5 @@
+-- Copyright 2025-2026 The cks-state authors
+-- SPDX-License-Identifier: Apache-2.0
 -- Fenced mode, migration UP, for an existing CloudStack `cloud` database (MariaDB / MySQL 8) and
 -- for H2 in MySQL mode (tests, the embedded simulator). Run by CloudStackSchema.migrateUp, which
 -- checks the columns first: all present -> these ALTERs are skipped; some present -> error.

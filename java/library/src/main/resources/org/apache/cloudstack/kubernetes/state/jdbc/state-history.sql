@@ -1,3 +1,5 @@
+-- Copyright 2025-2026 The cks-state authors
+-- SPDX-License-Identifier: Apache-2.0
 -- cks-state's own table (not part of CloudStack's schema): one row per state change made by
 -- KubernetesClusterStateDao when its history flag is on, written in the same transaction as the
 -- change, so that tools can check invariants afterwards (every row is a transition of the table,

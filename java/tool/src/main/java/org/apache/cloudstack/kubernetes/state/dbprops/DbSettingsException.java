@@ -1,3 +1,5 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.dbprops;
 
 /** A db.properties the tool cannot use; the message is one line for the operator and holds no secret. */
