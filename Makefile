@@ -27,9 +27,11 @@ build-host:
 test: toolchains scripts-test rust-test java-test platform-test cloudstack
 
 # The project's own scripts, checked as a new user meets them: the lookup of ../shared from a clone
-# in a temporary folder.
+# in a temporary folder; the e2e's Python compiles and finds its table in the spec.
 scripts-test:
 	scripts/check-shared-lookup.sh
+	python3 -m py_compile scripts/e2e/*.py
+	python3 scripts/e2e/states.py
 
 # The checks both loops start with: formatting, file sizes, license headers and notices, clippy.
 lint:

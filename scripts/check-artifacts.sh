@@ -9,7 +9,8 @@
 #   which stay stock and unmodified (H2 so that its files open with stock H2 of the same version; the
 #   drivers so that their licenses' terms for modified copies never arise); it runs (table; a
 #   short simulate on its embedded H2; a read-only scan of a file stock H2 wrote changes nothing,
-#   and of a missing database creates none);
+#   and of a missing database creates none), and never loads a libcks_state.so planted on
+#   java.library.path or in its working folder (its own checked copy instead);
 # - both jars carry the license and notice, and the native library's third-party notice; the CLI jar
 #   lists every library it bundles, with its license, in META-INF/third-party/THIRD-PARTY.txt.
 #
@@ -105,3 +106,18 @@ out="$(timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url;NO_SUCH_SETTING=1" 
 [ $rc -eq 1 ] && echo "$out" | grep -q 'Unsupported connection setting "NO_SUCH_SETTING"' ||
     fail "H2's own messages do not read in the tool (exit $rc): $out"
 echo "check-artifacts: $(basename "$cli"): stock H2 $h2_version reads and writes the same files, its messages read; read-only scans change and create none"
+
+# A libcks_state.so planted on java.library.path and in the working folder (LD_LIBRARY_PATH with an
+# empty entry, which means the current folder) never runs: its constructor would write a marker.
+mkdir -p "$work/planted" "$work/tmp"
+printf '#include <stdio.h>\n__attribute__((constructor)) static void planted(void) { FILE *f = fopen(MARKER, "w"); if (f) fclose(f); }\n' \
+    > "$work/planted/planted.c"
+cc -shared -fPIC -DMARKER="\"$work/planted-ran\"" -o "$work/planted/libcks_state.so" "$work/planted/planted.c" ||
+    fail "cc could not build the planted library"
+cli_path="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"
+out="$(cd "$work/planted" && LD_LIBRARY_PATH=: timeout 120 java -Djava.library.path="$work/planted" \
+    -Djava.io.tmpdir="$work/tmp" -jar "$cli_path" --version 2>&1)" || fail "java -jar $(basename "$cli") --version beside a planted library: $out"
+[ ! -e "$work/planted-ran" ] || fail "$(basename "$cli") loaded the libcks_state.so planted on java.library.path or in its working folder"
+echo "$out" | grep -qE "native ABI [0-9]+" || fail "--version beside a planted library printed: $out"
+LD_PRELOAD="$work/planted/libcks_state.so" /bin/true && [ -e "$work/planted-ran" ] || fail "the planted library's marker does not work"
+echo "check-artifacts: $(basename "$cli"): a libcks_state.so planted on java.library.path and in the working folder never ran"

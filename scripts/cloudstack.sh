@@ -117,7 +117,7 @@ cmd_modules() {
     src="$WORK/pristine"
     log "$LINE: extracting ${SHA:0:12} into $src"
     extract "$src"
-    log "$LINE: building the modules $PLUGIN needs (about 8 minutes on 2 cores)"
+    log "$LINE: building the modules $PLUGIN needs (about 3 to 5 minutes on 2 cores)"
     local start=$SECONDS
     (cd "$src" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -pl "$PLUGIN" -am install) \
         > "$WORK/modules.log" 2>&1 || { tail -40 "$WORK/modules.log" >&2; die "$LINE: building CloudStack's modules failed (log: $WORK/modules.log)"; }

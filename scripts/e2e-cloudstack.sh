@@ -49,7 +49,8 @@ export CKS_MARIADB_BIND="127.0.0.1,$NET.1"
 SOCK="/tmp/cks-mariadb-$CKS_MARIADB_PORT.sock"
 # Throwaway credentials of a throwaway database (CloudStack's developer defaults); never printed.
 DB_ROOT_PASSWORD=cks-e2e-root
-SERVERS=(1 2)
+# Servers 1 and 2 run the scenario; 3 (compat only) starts once with cks-state's library unloadable.
+SERVERS=(1 2 3)
 # Seconds from a management server's start to its status scanner's first pass (upstream: 300; the
 # e2e patch 0002 reads it from a system property).
 FIRST_PASS="${CKS_E2E_FIRST_PASS_SECONDS:-90}"
@@ -191,21 +192,29 @@ server_conf() {
         "$SRC/client/target/conf/log4j-cloud.xml" > "$conf/log4j-cloud.xml"
 }
 
+# start N [unloadable]: unloadable runs the server in a mount namespace of its own where its temp folder,
+# its home and /var/tmp are tmpfs mounted noexec (a hardened host): cks-state's library cannot load.
 cmd_start() {
-    local n=$1 dir jar cp
+    local n=$1 variant=${2:-} dir jar cp
+    local wrap=()
     dir="$(server_dir "$n")"
     server_conf "$n"
+    mkdir -p "$dir/tmp"
+    if [ "$variant" = unloadable ]; then
+        wrap=(unshare -m --propagation private sh -c 'mount -t tmpfs -o noexec,size=256m tmpfs "$0" &&
+            mount -t tmpfs -o noexec,size=16m tmpfs /var/tmp && exec "$@"' "$dir/tmp")
+    fi
     jar="$(ls "$SRC"/client/target/cloud-client-ui-*.jar | head -1)"
     cp="$dir/conf:$SRC/client/target/conf:$SRC/client/target/common:$SRC/client/target/utilities/scripts/db"
     cp="$cp:$SRC/client/target/utilities/scripts/db/db:$jar:$SRC/client/target/lib/*"
     log "${MODES[$SLOT]}: starting management server $n in namespace ${NS}ms$n ($NET.1$n)"
-    (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" java -Xms512m -Xmx2g \
+    (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" "${wrap[@]}" java -Xms512m -Xmx2g \
+        ${wrap:+-Duser.home="$dir/tmp"} \
         --add-opens=java.base/java.lang=ALL-UNNAMED -Djava.security.egd=file:/dev/./urandom \
         -Dlog4j2.configurationFile="$dir/conf/log4j-cloud.xml" -Djava.io.tmpdir="$dir/tmp" \
         -Dcks.e2e.kubernetes.scanner.initial.delay.seconds="$FIRST_PASS" \
         -cp "$cp" org.apache.cloudstack.ServerDaemon > "$dir/log/stdout.log" 2>&1 < /dev/null &
         echo $! > "$dir/pid")
-    mkdir -p "$dir/tmp"
 }
 
 cmd_kill() {
@@ -226,7 +235,7 @@ venv() {
     [ -f "$stamp" ] && return 0
     rm -rf "$VENV"
     python3 -m venv "$VENV"
-    timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check -r "$ROOT/scripts/e2e/requirements.txt" >&2 \
+    timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$ROOT/scripts/e2e/requirements.txt" >&2 \
         || die "the stand-in's Python packages did not install (scripts/e2e/requirements.txt)"
     touch "$stamp"
 }
@@ -318,10 +327,10 @@ case "${1:-all}" in
     build) cmd_build ;;
     key) build_key ;;
     run) cmd_run "${@:2}" ;;
-    start) cmd_start "$2" ;;
+    start) cmd_start "${@:2}" ;;
     conf) server_conf "$2" ;;
     kill) cmd_kill "$2" ;;
     clean) for i in "${!MODES[@]}"; do CKS_E2E_SLOT=$i "$0" clean-slot; done ;;
     clean-slot) cmd_clean ;;
-    *) die "usage: $0 [all|build|key|run MODE|start N|kill N|clean]" ;;
+    *) die "usage: $0 [all|build|key|run MODE|start N [unloadable]|kill N|clean]" ;;
 esac

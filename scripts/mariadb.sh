@@ -3,7 +3,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # A throwaway MariaDB server for the JDBC tests: 127.0.0.1 only, its own port, socket and data
 # directory (the repo's .mariadb/, gitignored), database `cloud`, user cks/cks (also on `cks_sim`),
-# user cloudop (on `cloud`).
+# user cloudop (on `cloud`), and cksdba, a database administrator (every privilege, with grant).
+# The binary log is on, as CloudStack's install guide sets it (log-bin, binlog-format ROW), with
+# log_bin_trust_function_creators=1 so that the tests' own fenced migrations run as `cks`; the tests
+# of a server without it turn it off as cksdba and back on.
 #
 #   scripts/mariadb.sh install   install mariadb-server/-client from Debian's packages if missing
 #   scripts/mariadb.sh start     install if needed, initialise the data dir, start, wait, create db/user
@@ -35,6 +38,8 @@ DB_PASS=cks
 SIM_DB=cks_sim
 OP_USER=cloudop
 OP_PASS=Op-S3cret-4417
+DBA_USER=cksdba
+DBA_PASS=Dba-S3cret-2290
 export PATH="$PATH:/usr/sbin:/usr/local/sbin:/sbin"
 
 log() { echo "mariadb.sh: $*" >&2; }
@@ -110,7 +115,8 @@ do_start() {
         # setsid + nohup: the server outlives this script and ignores the caller's terminal.
         setsid nohup "$server" --no-defaults --user="$me" --datadir="$DATA" \
             --bind-address="$BIND" --port="$PORT" --socket="$SOCK" --pid-file="$PIDF" \
-            --log-error="$LOG" --skip-log-bin --skip-name-resolve \
+            --log-error="$LOG" --log-bin=mariadb-bin --binlog-format=ROW --server-id=1 \
+            --log-bin-trust-function-creators=1 --skip-name-resolve \
             --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
             --innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
             --innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --innodb-doublewrite=0 \
@@ -140,6 +146,9 @@ do_start() {
         GRANT ALL PRIVILEGES ON \`$SIM_DB\`.* TO '$DB_USER'@'localhost';
         CREATE USER IF NOT EXISTS '$OP_USER'@'127.0.0.1' IDENTIFIED BY '$OP_PASS';
         GRANT ALL PRIVILEGES ON \`$DB\`.* TO '$OP_USER'@'127.0.0.1';
+        CREATE USER IF NOT EXISTS '$DBA_USER'@'127.0.0.1' IDENTIFIED BY '$DBA_PASS';
+        GRANT ALL PRIVILEGES ON *.* TO '$DBA_USER'@'127.0.0.1' WITH GRANT OPTION;
+        SET GLOBAL log_bin_trust_function_creators = 1;
         FLUSH PRIVILEGES;"
     log "ready: $(do_url | sed -E 's/(password=)[^&]*/\1***/')"
 }

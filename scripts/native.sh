@@ -34,8 +34,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${CKS_TOOLCHAINS_DIR:-$ROOT/.toolchains}"
-ZIGLANG_VERSION=0.15.2
-CARGO_ZIGBUILD_VERSION=0.24.1
+ZIGLANG_VERSION="$(sed -n 's/^ziglang==\([^ ]*\).*/\1/p' "$ROOT/scripts/native-requirements.txt")"
+CARGO_ZIGBUILD_VERSION="$(sed -n 's/^cargo-zigbuild==\([^ ]*\).*/\1/p' "$ROOT/scripts/native-requirements.txt")"
 # Debian bookworm-security; its rustc and arm64 standard library must be the same version.
 DEBIAN_RUSTC_VERSION=1.96.0+dfsg1-1~deb12u2
 DEBIAN_RUSTC=/usr/bin/rustc
@@ -84,9 +84,10 @@ install_zig_tools() {
     rm -rf "$venv"
     mkdir -p "$TOOLS"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
-        "ziglang==$ZIGLANG_VERSION" "cargo-zigbuild==$CARGO_ZIGBUILD_VERSION" ||
-        die "cannot install ziglang $ZIGLANG_VERSION and cargo-zigbuild $CARGO_ZIGBUILD_VERSION (pinned) from PyPI"
+    # Pinned by version and by each wheel's sha256: a wheel PyPI serves with another content is refused.
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes \
+        -r "$ROOT/scripts/native-requirements.txt" ||
+        die "cannot install ziglang $ZIGLANG_VERSION and cargo-zigbuild $CARGO_ZIGBUILD_VERSION (pinned by hash, scripts/native-requirements.txt) from PyPI"
 }
 
 install_debian_rustc() {
@@ -112,6 +113,10 @@ install_rustup_toolchain() {
 }
 
 toolchains() {
+    # Two make runs in one checkout install into one folder: the second waits (bounded) for the first.
+    mkdir -p "$TOOLS"
+    exec 9>"$TOOLS/.install.lock"
+    flock -w 900 9 || die "another 'native.sh toolchains' has held $TOOLS/.install.lock for 15 minutes"
     install_rustup_toolchain
     install_zig_tools
     install_debian_rustc

@@ -61,7 +61,7 @@ class Api:
             with urllib.request.urlopen(url, timeout=timeout) as r:
                 body = json.loads(r.read().decode())
         except urllib.error.HTTPError as e:
-            raise Failure("%s: HTTP %d: %s" % (command, e.code, e.read().decode()[:500]))
+            raise Failure("%s: HTTP %d: %s" % (command, e.code, e.read().decode()[:4000]))
         response = next(iter(body.values()))
         return response
 

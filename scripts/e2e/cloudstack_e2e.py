@@ -282,6 +282,40 @@ class Scenario(Setup):
                 " or deletes it" % self.states.state(c))
         self.restart(1)
         self.operation(2, "deleteKubernetesCluster", c, "Destroyed")
+        if self.args.mode == "compat":
+            self.library_unavailable()
+
+    def library_unavailable(self):
+        """A third server on a hardened host: its temp folder, home and /var/tmp mounted noexec, so cks-state's
+        library cannot load. It must come Up, answer read calls (listZones, listKubernetesClusters), and refuse
+        a change to a cluster naming the cause; it must never bind cks-state."""
+        info = {"server_up": False, "read_api_ok": False, "cks_refused": False, "message": None}
+        self.report["library_unavailable"] = info
+        self.servers.start(3, variant="unloadable")
+        info["server_up"] = True
+        info["logged"] = self.servers.log_lines(3, "Kubernetes clusters cannot be changed on this management server")[:1]
+        info["bound"] = self.servers.bound_line(3)
+        api = self.api(3)
+        zones = api.call("listZones").get("zone", [])
+        listed = api.call("listKubernetesClusters", listall="true").get("kubernetescluster", [])
+        expected = int(self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE removed IS NULL")[0][0])
+        info["read_api_ok"] = len(zones) == 1 and len(listed) == expected
+        info["clusters_listed"] = len(listed)
+        try:
+            entry = self.submit(3, "createKubernetesCluster", None, name="e2e-refused", zoneid=self.zone, size=1,
+                                kubernetesversionid=self.versions[0], serviceofferingid=self.offering)
+            self.finish(entry, 300)
+            info["message"] = entry["error"]
+            info["cks_refused"] = entry["outcome"] == "failed"
+        except Failure as e:
+            info["message"] = str(e)
+            info["cks_refused"] = "Kubernetes clusters cannot be changed on this management server" in str(e)
+        named = info["message"] is not None and "noexec" in info["message"]
+        created = self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE name = 'e2e-refused'")[0][0]
+        info["cks_refused"] = info["cks_refused"] and named and created == "0"
+        self.servers.kill(3)
+        if not (info["read_api_ok"] and info["cks_refused"] and info["bound"] is None):
+            raise Failure("the server without cks-state's library: %s" % json.dumps(info))
 
 
 def write(out, name, report):
@@ -303,6 +337,8 @@ def text(report):
         lines.append("  second operation: %s" % json.dumps(r, sort_keys=True))
     for r in report["recoveries"]:
         lines.append("  recovery: %s" % json.dumps(r, sort_keys=True))
+    if report.get("library_unavailable"):
+        lines.append("  library unavailable: %s" % json.dumps(report["library_unavailable"], sort_keys=True))
     for n in report["notes"]:
         lines.append("  note: " + n)
     if report.get("error"):
@@ -311,8 +347,11 @@ def text(report):
 
 
 def failed(report):
+    unavailable = report.get("library_unavailable")
     return (report.get("error") or report["stuck_clusters"] or report["illegal_transitions"] or not report["library_loaded"]
-            or report["sigkills"] < 1 or report["clusters_recovered"] < 1)
+            or report["sigkills"] < 1 or report["clusters_recovered"] < 1
+            or report["mode"] == "compat" and not (unavailable and unavailable["server_up"] and unavailable["read_api_ok"]
+                                                    and unavailable["cks_refused"]))
 
 
 def main():
@@ -339,7 +378,9 @@ def main():
                 modes[mode]["illegal"] = illegal_changes({int(c): h for c, h in modes[mode]["states"].items()},
                                                          table_rows())
                 modes[mode]["illegal_transitions"] = len(modes[mode]["illegal"])
-        write(args.out, "report", {"modes": modes})
+        # The server without cks-state's library ran in the compat slot: the deployment's, at the top level.
+        write(args.out, "report", {"modes": modes,
+                                   "library_unavailable": modes.get("compat", {}).get("library_unavailable")})
         print("\n".join(text(r) for r in modes.values()))
         sys.exit(1 if len(modes) < 2 or any(failed(r) for r in modes.values()) else 0)
     scenario = Scenario(args)

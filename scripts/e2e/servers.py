@@ -27,8 +27,10 @@ class Servers:
         except OSError:
             return "(no log at %s)" % path
 
-    def start(self, n, wait=900):
-        subprocess.run([self.args.script, "start", str(n)], check=True, timeout=60)
+    def start(self, n, wait=900, variant=None):
+        """Starts server n (variant "unloadable": cks-state's library cannot load there) and waits, bounded,
+        until its mshost row is Up and its API answers."""
+        subprocess.run([self.args.script, "start", str(n)] + ([variant] if variant else []), check=True, timeout=60)
         self.started[n] = time.time()
         msid = msid_of(n)
         end = now() + wait
@@ -71,6 +73,15 @@ class Servers:
 
     def kill(self, n):
         subprocess.run([self.args.script, "kill", str(n)], check=True, timeout=60)
+
+    def log_lines(self, n, text):
+        """The lines of server n's log that contain text."""
+        path = os.path.join(self.args.out, "ms%d" % n, "log", "management-server.log")
+        try:
+            with open(path, errors="replace") as f:
+                return [l.strip() for l in f if text in l]
+        except OSError:
+            return []
 
     def bound_line(self, n):
         """What the server logged when the DAO bound cks-state (version, ABI, platform, profile, mode)."""

@@ -20,8 +20,27 @@ pub(crate) fn read_longs(
     if array.is_null() {
         return Err(null(argument));
     }
-    let mut values = vec![0; env.get_array_length(array)? as usize];
+    let mut values = zeroed(argument, env.get_array_length(array)? as usize)?;
     env.get_long_array_region(array, 0, &mut values)?;
+    Ok(values)
+}
+
+/// Room for `len` values, or an `OutOfMemoryError` naming the argument.
+pub(crate) fn with_capacity<T>(argument: &str, len: usize) -> BridgeResult<Vec<T>> {
+    let mut values: Vec<T> = Vec::new();
+    values.try_reserve_exact(len).map_err(|_| {
+        BridgeError::OutOfMemory(format!(
+            "cks-state native: no memory for the {len} elements of {argument}"
+        ))
+    })?;
+    Ok(values)
+}
+
+/// `len` zeros, or an `OutOfMemoryError` naming the argument when the native heap refuses them (the
+/// default allocation failure aborts the process, the JVM with it).
+pub(crate) fn zeroed(argument: &str, len: usize) -> BridgeResult<Vec<jlong>> {
+    let mut values = with_capacity(argument, len)?;
+    values.resize(len, 0);
     Ok(values)
 }
 
@@ -129,4 +148,24 @@ pub(crate) fn new_ints<'local>(
     let array = env.new_int_array(values.len() as i32)?;
     env.set_int_array_region(&array, 0, values)?;
     Ok(array)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_allocation_the_heap_refuses_is_an_out_of_memory_error_naming_the_argument() {
+        match zeroed("candidates", usize::MAX / 4) {
+            Err(BridgeError::OutOfMemory(message)) => {
+                assert!(message.contains("candidates"), "{message}")
+            }
+            other => panic!("expected OutOfMemory, got {other:?}"),
+        }
+        assert_eq!(zeroed("candidates", 3).unwrap(), vec![0, 0, 0]);
+        assert!(matches!(
+            with_capacity::<u64>("hosts", usize::MAX / 2),
+            Err(BridgeError::OutOfMemory(_))
+        ));
+    }
 }

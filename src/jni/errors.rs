@@ -13,6 +13,7 @@ use crate::error::CoreError;
 
 const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
 const NATIVE_EXCEPTION: &str = "org/apache/cloudstack/kubernetes/state/CksStateNativeException";
+const OUT_OF_MEMORY: &str = "java/lang/OutOfMemoryError";
 
 #[derive(Debug)]
 pub(crate) enum BridgeError {
@@ -20,6 +21,8 @@ pub(crate) enum BridgeError {
     Input(String),
     /// A JNI call failed; a Java exception may already be pending.
     Jni(jni::errors::Error),
+    /// The native heap refused an allocation: an `OutOfMemoryError`, never an abort.
+    OutOfMemory(String),
 }
 
 impl From<CoreError> for BridgeError {
@@ -112,6 +115,7 @@ fn fail(env: &mut JNIEnv, panic: Option<Box<dyn Any + Send>>, failure: Option<Br
     }
     match failure {
         Some(BridgeError::Input(message)) => throw(env, ILLEGAL_ARGUMENT, &message),
+        Some(BridgeError::OutOfMemory(message)) => throw(env, OUT_OF_MEMORY, &message),
         Some(BridgeError::Jni(error)) => throw(
             env,
             NATIVE_EXCEPTION,

@@ -9,7 +9,7 @@ use jni::objects::{JClass, JLongArray};
 use jni::sys::{jlong, jlongArray};
 use jni::JNIEnv;
 
-use super::arrays::{array_length, new_longs, read_longs, same_length, LongChunks};
+use super::arrays::{array_length, new_longs, read_longs, same_length, with_capacity, LongChunks};
 use super::codec;
 use super::codes::{
     candidate, candidate_width, gone, host, host_row, recovery, recovery_entry, recovery_header,
@@ -62,7 +62,7 @@ fn rows<'v>(
 fn fenced_candidates(values: &[jlong]) -> BridgeResult<Vec<Candidate>> {
     const ARG: &str = "candidates";
     let field = |r: &[jlong], f: i32| r[f as usize];
-    let mut out = Vec::with_capacity(values.len() / candidate_width::FENCED as usize);
+    let mut out = with_capacity(ARG, values.len() / candidate_width::FENCED as usize)?;
     for (i, r) in rows(ARG, values, candidate_width::FENCED)?.enumerate() {
         let state = codec::state_at(ARG, i, field(r, candidate::STATE))?;
         let owner = match optional_id(ARG, i, field(r, candidate::OWNER_MSID))? {
@@ -91,7 +91,7 @@ fn fenced_candidates(values: &[jlong]) -> BridgeResult<Vec<Candidate>> {
 /// rows where they are. Copying 100k rows into `Candidate`s cost about a tenth of the planning.
 fn compat_states(values: &[jlong]) -> BridgeResult<Vec<State>> {
     const ARG: &str = "candidates";
-    let mut states = Vec::with_capacity(values.len() / candidate_width::COMPAT as usize);
+    let mut states = with_capacity(ARG, values.len() / candidate_width::COMPAT as usize)?;
     for (i, r) in rows(ARG, values, candidate_width::COMPAT)?.enumerate() {
         id(ARG, i, r[candidate::ID as usize])?;
         states.push(codec::state_at(ARG, i, r[candidate::STATE as usize])?);
@@ -101,7 +101,7 @@ fn compat_states(values: &[jlong]) -> BridgeResult<Vec<State>> {
 
 fn hosts(values: &[jlong]) -> BridgeResult<Vec<MsHost>> {
     const ARG: &str = "hosts";
-    let mut out = Vec::with_capacity(values.len() / host_row::LENGTH as usize);
+    let mut out = with_capacity(ARG, values.len() / host_row::LENGTH as usize)?;
     for (i, r) in rows(ARG, values, host_row::LENGTH)?.enumerate() {
         let status = match r[host_row::STATUS as usize] {
             s if s == jlong::from(host::UP) => MsStatus::Up,

@@ -7,7 +7,7 @@ use jni::objects::{JClass, JLongArray, JString};
 use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
-use super::arrays::{read_longs, same_length};
+use super::arrays::{read_longs, same_length, zeroed};
 use super::codes::layout;
 use super::errors::{bad_element, run, BridgeError};
 
@@ -77,5 +77,20 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
             _ => layout::token::pack(v[0], v[1]),
         };
         Ok(packed as jlong)
+    })
+}
+
+/// Asks the bridge's allocator for `count` longs of the argument "hook": the path an array of the
+/// scanner takes, so that a refusal of the native heap is seen from Java. Returns the count.
+#[no_mangle]
+pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_allocate(
+    mut env: JNIEnv,
+    _class: JClass,
+    count: jlong,
+) -> jlong {
+    run(&mut env, 0, |_env| {
+        let count = usize::try_from(count)
+            .map_err(|_| BridgeError::Input(format!("count: {count} is negative")))?;
+        Ok(zeroed("hook", count)?.len() as jlong)
     })
 }

@@ -7,14 +7,24 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Properties;
 
 /**
- * Finds and loads the native library file: explicit path, java.library.path, jar resource.
+ * Finds and loads the native library file: the file named by {@value NativeLibrary#PATH_PROPERTY},
+ * else the jar's own build for this platform, extracted where {@link NativeExtraction} allows; only
+ * when {@value #SEARCH_PROPERTY}{@code =java.library.path} asks for it, and the jar has no build that
+ * loads, {@code java.library.path} (a library found there runs its constructor before any check:
+ * never by default).
+ *
+ * <p>Folders: the jar's build is written to the first of {@value #EXTRACT_DIR_PROPERTY},
+ * {@code java.io.tmpdir}, {@code ~/.cache} and {@code /var/tmp} that is safe and whose file system
+ * lets it load (a temp folder mounted noexec is common on hardened hosts); a failure names each
+ * folder tried and why.
  *
  * <p>Several class loaders: the JVM binds a native library file to the first class loader that
  * loads it, and refuses it to every other ({@code UnsatisfiedLinkError: ... already loaded in
@@ -23,6 +33,10 @@ import java.util.Properties;
  * library, with its own statics and its own binding to that loader's {@code NativeLog}.
  */
 final class LibraryLocator {
+    /** System property: {@code java.library.path} to let the loader search it when the jar's build does not load. */
+    static final String SEARCH_PROPERTY = "cks.state.library.search";
+    /** System property: a folder to write the jar's build to before the others. */
+    static final String EXTRACT_DIR_PROPERTY = "cks.state.extract.dir";
     /** Written by the build (filtered); kept by a shaded jar, which drops META-INF/maven. */
     private static final String VERSION_PROPERTIES = "/org/apache/cloudstack/kubernetes/state/cks-state.properties";
 
@@ -42,34 +56,84 @@ final class LibraryLocator {
         if (explicit != null && !explicit.isBlank()) {
             return loadExplicit(explicit.trim());
         }
-        UnsatisfiedLinkError fromLibraryPath;
-        try {
-            System.loadLibrary(NativeLibrary.LIBRARY_NAME);
-            return "java.library.path";
-        } catch (UnsatisfiedLinkError e) {
-            fromLibraryPath = e;
-            Path onLibraryPath = loadedByAnotherClassLoader(e) ? findOnLibraryPath() : null;
-            if (onLibraryPath != null) {
-                return loadPrivateCopy(onLibraryPath, e);
-            }
-        }
         NativePlatform platform = NativePlatform.current();
         String resource = platform.resourcePath();
+        List<String> tried = new ArrayList<>();
+        byte[] bytes;
         try {
-            Path extracted = extract(resource);
-            if (extracted == null) {
-                IllegalStateException e = new IllegalStateException(platform.missingMessage(NativePlatform.carried()));
-                e.addSuppressed(fromLibraryPath);
-                throw e;
-            }
-            String where = load(extracted);
-            loadedPlatform = platform.name();
-            return where;
+            bytes = resourceBytes(resource);
         } catch (IOException e) {
-            IllegalStateException ise = new IllegalStateException("cannot extract " + resource + ": " + e.getMessage(), e);
-            ise.addSuppressed(fromLibraryPath);
-            throw ise;
+            throw new IllegalStateException("cannot read " + resource + " from the jar: " + e.getMessage(), e);
         }
+        boolean misfit = false;
+        if (bytes != null) {
+            String sha256 = sha256(bytes);
+            for (Path base : extractionBases()) {
+                Path file = base;
+                try {
+                    file = NativeExtraction.extract(base, bytes, sha256, version());
+                    String where = load(file, bytes);
+                    loadedPlatform = platform.name();
+                    return where;
+                } catch (IOException e) {
+                    tried.add(base + ": " + NativeExtraction.reason(e));
+                } catch (UnsatisfiedLinkError e) {
+                    // The JVM names the file twice before its reason: once is enough, after the folder.
+                    tried.add(base + ": " + NativeExtraction.reason(e).replace(file + ": ", ""));
+                    // Not the folder's fault (an older glibc, another machine): no other folder does better.
+                    misfit = !NativeExtraction.noexec(e) && !String.valueOf(e.getMessage()).contains("Permission denied");
+                    if (misfit) {
+                        break;
+                    }
+                }
+            }
+        } else {
+            tried.add(platform.missingMessage(NativePlatform.carried()));
+        }
+        if ("java.library.path".equals(System.getProperty(SEARCH_PROPERTY))) {
+            try {
+                System.loadLibrary(NativeLibrary.LIBRARY_NAME);
+                return "java.library.path";
+            } catch (UnsatisfiedLinkError e) {
+                tried.add("java.library.path: " + e.getMessage());
+            }
+        }
+        if (bytes == null) {
+            throw new IllegalStateException(String.join("; ", tried));
+        }
+        throw new IllegalStateException(misfit
+                ? "cannot load the jar's " + resource + " (" + String.join("; ", tried) + "): it does not fit this machine"
+                + " (a C library older than glibc 2.17, or another architecture); name a library built for it with -D"
+                + NativeLibrary.PATH_PROPERTY
+                : "cannot load the jar's " + resource + " from any folder tried (" + String.join("; ", tried) + "): mount a"
+                + " folder the JVM user owns without noexec, and name it with -D" + EXTRACT_DIR_PROPERTY + ", or name a"
+                + " library file with -D" + NativeLibrary.PATH_PROPERTY);
+    }
+
+    /** The folders the jar's build may be written to, in order: the property's, the temp folder, ~/.cache, /var/tmp. */
+    static List<Path> extractionBases() {
+        List<Path> bases = new ArrayList<>();
+        String explicit = System.getProperty(EXTRACT_DIR_PROPERTY);
+        if (explicit != null && !explicit.isBlank()) {
+            bases.add(Paths.get(explicit.trim()));
+        }
+        bases.add(Paths.get(System.getProperty("java.io.tmpdir", "/tmp")));
+        String home = System.getProperty("user.home");
+        if (home != null && !home.isBlank() && !home.equals("?")) {
+            Path cache = Paths.get(home, ".cache");
+            try {
+                if (!Files.isDirectory(cache)) {
+                    // 0700 whatever the umask: a group-writable one would never be trusted.
+                    Files.createDirectory(cache, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                }
+                bases.add(cache);
+            } catch (IOException e) {
+                // a home without a cache folder it may create: not a candidate
+            }
+        }
+        bases.add(Paths.get("/var/tmp"));
+        return bases.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
     }
 
     private static String loadExplicit(String file) {
@@ -78,21 +142,25 @@ final class LibraryLocator {
             throw new IllegalStateException("-D" + NativeLibrary.PATH_PROPERTY + " names " + path
                     + ", which is not an existing file");
         }
-        return load(path);
+        try {
+            return load(path, null);
+        } catch (UnsatisfiedLinkError e) {
+            UnsatisfiedLinkError named = new UnsatisfiedLinkError(NativeExtraction.loadFailure(path, e));
+            named.initCause(e);
+            throw named;
+        }
     }
 
     /** System.load, or a private copy when another class loader already holds this file. */
-    private static String load(Path path) {
+    private static String load(Path path, byte[] bytes) {
         try {
             System.load(path.toString());
             return path.toString();
         } catch (UnsatisfiedLinkError e) {
             if (!loadedByAnotherClassLoader(e)) {
-                UnsatisfiedLinkError named = new UnsatisfiedLinkError(NativeExtraction.loadFailure(path, e));
-                named.initCause(e);
-                throw named;
+                throw e;
             }
-            return loadPrivateCopy(path, e);
+            return loadPrivateCopy(path, bytes, e);
         }
     }
 
@@ -102,60 +170,40 @@ final class LibraryLocator {
     }
 
     /**
-     * Copies the library to a new temp file and loads that: this class loader's own instance. The
-     * copy is removed at once where the OS allows it (the mapping stays), else at exit.
+     * Writes the library to a new private folder of this process and loads it there: this class
+     * loader's own instance, in the first of the folders the jar's build may go to that loads it.
      */
-    private static String loadPrivateCopy(Path original, UnsatisfiedLinkError refusal) {
-        Path copy = null;
+    private static String loadPrivateCopy(Path original, byte[] bytes, UnsatisfiedLinkError refusal) {
+        List<String> tried = new ArrayList<>();
+        byte[] content;
         try {
-            copy = Files.createTempFile("cks-state-loader-", "-" + original.getFileName());
-            Files.copy(original, copy, StandardCopyOption.REPLACE_EXISTING);
-            System.load(copy.toString());
-            return copy + " (private copy of " + original + ": another class loader holds it)";
-        } catch (IOException | UnsatisfiedLinkError e) {
-            IllegalStateException ise = new IllegalStateException("native library " + original
-                    + " is loaded by another class loader and a private copy could not be loaded: " + e.getMessage(), e);
-            ise.addSuppressed(refusal);
-            throw ise;
-        } finally {
-            if (copy != null) {
-                try {
-                    Files.deleteIfExists(copy);
-                } catch (IOException e) {
-                    copy.toFile().deleteOnExit();
-                }
+            content = bytes != null ? bytes : Files.readAllBytes(original);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + original + " for a private copy: " + e.getMessage(), e);
+        }
+        for (Path base : extractionBases()) {
+            try {
+                Path copy = NativeExtraction.privateCopy(base, content);
+                System.load(copy.toString());
+                NativeExtraction.discard(copy);
+                return copy + " (private copy of " + original + ": another class loader holds it)";
+            } catch (IOException e) {
+                tried.add(base + ": " + NativeExtraction.reason(e));
+            } catch (UnsatisfiedLinkError e) {
+                tried.add(base + ": " + NativeExtraction.reason(e));
             }
         }
+        IllegalStateException ise = new IllegalStateException("native library " + original
+                + " is loaded by another class loader and no private copy could be loaded (" + String.join("; ", tried) + ")");
+        ise.addSuppressed(refusal);
+        throw ise;
     }
 
-    /** The library file in java.library.path, or null. */
-    private static Path findOnLibraryPath() {
-        String name = System.mapLibraryName(NativeLibrary.LIBRARY_NAME);
-        for (String dir : System.getProperty("java.library.path", "").split(java.io.File.pathSeparator)) {
-            if (!dir.isBlank()) {
-                Path candidate = Paths.get(dir, name);
-                if (Files.isRegularFile(candidate)) {
-                    return candidate;
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Writes the resource where {@link NativeExtraction} says (this OS user's folder), to a temp name
-     * then moved atomically, so concurrent JVMs never load a half-written file. An existing file is
-     * reused only if its content hash matches. Returns null without a resource.
-     */
-    static Path extract(String resource) throws IOException {
-        byte[] bytes;
+    /** The resource's bytes, or null when the jar has none. */
+    private static byte[] resourceBytes(String resource) throws IOException {
         try (InputStream in = LibraryLocator.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                return null;
-            }
-            bytes = in.readAllBytes();
+            return in == null ? null : in.readAllBytes();
         }
-        return NativeExtraction.extract(bytes, sha256(bytes), version());
     }
 
     /** The library's Maven version, or "dev" when its properties are missing (classes not built by Maven). */

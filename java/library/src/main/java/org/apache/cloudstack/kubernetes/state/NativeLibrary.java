@@ -9,12 +9,13 @@ import java.util.List;
 /**
  * Loads libcks_state once per JVM (class loader) and checks it matches this Java side.
  *
- * <p>Order: the file named by system property {@value #PATH_PROPERTY}; else
- * {@code System.loadLibrary("cks_state")} through {@code java.library.path}; else the jar resource
- * {@code /native/<platform>/<library file>} extracted to a versioned temp file, where the platform is
- * {@code linux-x86_64} or {@code linux-aarch64} (glibc 2.17 or later), {@code -musl} appended on a
- * musl C library; a platform the jar lacks fails with a message naming it, the platforms the jar
- * carries and {@value #PATH_PROPERTY}. Then the native ABI
+ * <p>Order: the file named by system property {@value #PATH_PROPERTY}; else the jar resource
+ * {@code /native/<platform>/<library file>}, where the platform is {@code linux-x86_64} or
+ * {@code linux-aarch64} (glibc 2.17 or later), {@code -musl} appended on a musl C library, written to a
+ * folder only this OS user may change ({@code NativeExtraction}: {@code -Dcks.state.extract.dir}, the
+ * temp folder, {@code ~/.cache}, {@code /var/tmp}, the first that loads); {@code java.library.path}
+ * only with {@code -Dcks.state.library.search=java.library.path}. A platform the jar lacks fails with a
+ * message naming it, the platforms the jar carries and {@value #PATH_PROPERTY}. Then the native ABI
  * version and the operation names are checked. A failure is remembered: every later use throws a
  * {@link CksStateNativeException} with the original cause, never a bare {@code NoClassDefFoundError}.
  */

@@ -51,5 +51,12 @@ public final class LoaderProbe {
         }
         System.out.println("CONCURRENT " + outcomes.size());
         System.out.println("PLATFORM " + NativeLibrary.platform());
+        // Every file of this name the process mapped: what ran, whatever the loader reports.
+        try (java.util.stream.Stream<String> maps = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
+            maps.filter(l -> l.contains("cks_state")).map(l -> l.substring(l.indexOf('/')))
+                    .distinct().forEach(f -> System.out.println("MAPPED " + f));
+        } catch (java.io.IOException e) {
+            System.out.println("MAPS UNREADABLE " + e);
+        }
     }
 }

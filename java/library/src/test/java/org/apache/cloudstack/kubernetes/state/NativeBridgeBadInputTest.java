@@ -207,4 +207,14 @@ class NativeBridgeBadInputTest {
                 () -> NativeTestHooks.forcePanic("second {0} %s"));
         assertTrue(again.getMessage().contains("second {0} %s"), again.getMessage());
     }
+
+    /** A native allocation the heap refuses is an OutOfMemoryError naming the argument; the JVM lives on. */
+    @Test
+    void aRefusedNativeAllocationIsAnOutOfMemoryError() {
+        OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> NativeTestHooks.allocate(Long.MAX_VALUE / 4));
+        assertTrue(e.getMessage().contains("of hook"), e.getMessage());
+        assertEquals(3, NativeTestHooks.allocate(3));
+        assertThrows(IllegalArgumentException.class, () -> NativeTestHooks.allocate(-1));
+        assertEquals(2, NativeBridge.nextState(0, 1, 10), "the library stays usable");
+    }
 }

@@ -220,7 +220,7 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
-                "forcePanic", "constants", "pack", "vmSummary", "profileForRelease"));
+                "forcePanic", "constants", "pack", "vmSummary", "profileForRelease", "allocate"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
@@ -235,6 +235,24 @@ class NativeJunkTest {
             return expect(true, () -> NativeTestHooks.noop(x) == x + 1);
         });
         hammer("orphanStates", 3, j -> expect(true, () -> Arrays.equals(orphans, NativeBridge.orphanStates())));
+        // Small counts allocate, negative ones are refused, and counts past what an address space holds
+        // (2^61 longs and more) are an OutOfMemoryError; nothing in between, which a host might grant.
+        hammer("allocate", 5, j -> {
+            long count = switch (j.random.nextInt(3)) {
+                case 0 -> j.random.nextInt(1 << 16);
+                case 1 -> j.random.nextLong() | Long.MIN_VALUE;
+                default -> (1L << 61) | (j.random.nextLong() >>> 3);
+            };
+            if (count >= 1L << 61) {
+                try {
+                    NativeTestHooks.allocate(count);
+                    throw new AssertionError("an allocation of " + count + " longs succeeded");
+                } catch (OutOfMemoryError e) {
+                    return true;
+                }
+            }
+            return expect(count >= 0, () -> NativeTestHooks.allocate(count) == count);
+        });
     }
 
     @Test

@@ -3,6 +3,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,12 @@ class NativeLibraryLoaderTest {
     /** LoaderProbe's lines in a fresh JVM started by {@code prefix} (another user) on {@code classPath}. */
     private static List<String> probeOutputAs(List<String> prefix, String classPath, String... properties)
             throws IOException, InterruptedException {
+        return probeOutputIn(null, Map.of(), prefix, classPath, properties);
+    }
+
+    /** LoaderProbe's lines in a fresh JVM started in {@code folder} (null: this one's) with {@code env} added. */
+    private static List<String> probeOutputIn(Path folder, Map<String, String> env, List<String> prefix, String classPath,
+            String... properties) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xcheck:jni");
@@ -46,12 +54,23 @@ class NativeLibraryLoaderTest {
         cmd.add(classPath);
         cmd.addAll(List.of(properties));
         cmd.add(LoaderProbe.class.getName());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (folder != null) {
+            builder.directory(folder.toFile());
+        }
+        builder.environment().putAll(env);
+        Process p = builder.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "probe timed out");
         assertEquals(0, p.exitValue(), out);
         assertTrue(!out.contains("WARNING"), "JNI warning in the forked JVM: " + out);
         return out.lines().toList();
+    }
+
+    /** The files of the library the probe's process mapped. */
+    private static List<Path> mapped(List<String> out) {
+        return out.stream().filter(l -> l.startsWith("MAPPED ")).map(l -> Paths.get(l.substring(7).replace(" (deleted)", "")))
+                .toList();
     }
 
     /** The library file the build put on the test classpath. */
@@ -88,12 +107,58 @@ class NativeLibraryLoaderTest {
                 probe("-D" + NativeLibrary.PATH_PROPERTY + "=" + lib));
     }
 
+    /**
+     * A libcks_state.so whose constructor writes {@code marker} when it is loaded: what an attacker
+     * plants. Built with the C compiler Rust's own linking needs.
+     */
+    static Path plantedLibrary(Path folder, Path marker) throws IOException, InterruptedException {
+        Path source = Files.writeString(folder.resolve("planted.c"), "#include <stdio.h>\n"
+                + "__attribute__((constructor)) static void planted(void) {\n"
+                + "    FILE *f = fopen(MARKER, \"w\"); if (f) { fputs(\"ran\\n\", f); fclose(f); }\n}\n");
+        Path library = folder.resolve(System.mapLibraryName("cks_state"));
+        assertEquals(0, run("cc", "-shared", "-fPIC", "-DMARKER=\"" + marker + "\"", "-o", library.toString(),
+                source.toString()), "cc could not build the planted library");
+        Files.delete(source);
+        return library;
+    }
+
+    /**
+     * A library planted on java.library.path, or in the working folder with an empty LD_LIBRARY_PATH
+     * entry (which means the current folder), never runs: the jar's checked copy is loaded.
+     */
     @Test
-    void javaLibraryPathLoads() throws Exception {
+    void aLibraryPlantedOnJavaLibraryPathOrInTheWorkingFolderNeverRuns() throws Exception {
+        Path planted = Files.createDirectory(tmp.resolve("planted"));
+        Path marker = tmp.resolve("planted-ran");
+        plantedLibrary(planted, marker);
+        Path extractTo = Files.createDirectory(tmp.resolve("extract"));
+        List<List<String>> runs = List.of(
+                probeOutput("-Djava.io.tmpdir=" + extractTo, "-Djava.library.path=" + planted),
+                probeOutputIn(planted, Map.of("LD_LIBRARY_PATH", ":"), List.of(), System.getProperty("java.class.path"),
+                        "-Djava.io.tmpdir=" + extractTo));
+        for (List<String> out : runs) {
+            assertTrue(out.contains("BOUND Starting"), out.toString());
+            List<Path> files = mapped(out);
+            assertEquals(1, files.size(), out.toString());
+            assertTrue(files.get(0).startsWith(extractTo), "the jar's copy, not the planted one: " + out);
+            assertFalse(Files.exists(marker), "the planted library's constructor ran: " + out);
+        }
+        // The marker works: loaded on purpose, the planted library runs its constructor.
+        probeOutput("-D" + NativeLibrary.PATH_PROPERTY + "=" + planted.resolve(System.mapLibraryName("cks_state")));
+        assertTrue(Files.exists(marker), "the planted library's constructor did not run when named");
+    }
+
+    /** java.library.path only when asked, and only after the jar's build: a platform the jar lacks here. */
+    @Test
+    void javaLibraryPathIsSearchedOnlyWhenAskedFor() throws Exception {
         Path lib = builtLibrary();
-        assertEquals(List.of("LOADED java.library.path", "LOADED java.library.path", "BOUND Starting",
-                "CONCURRENT 1"),
-                probe("-Djava.library.path=" + lib.getParent()));
+        String lacking = "-D" + NativeLibrary.PLATFORM_PROPERTY + "=linux-x86_64-musl";
+        List<String> notAsked = probe(lacking, "-Djava.library.path=" + lib.getParent(), "-Djava.io.tmpdir=" + tmp);
+        assertTrue(notAsked.get(0).startsWith("FAILED") && notAsked.get(0).contains("linux-x86_64-musl"), notAsked.toString());
+        List<String> asked = probe(lacking, "-Djava.library.path=" + lib.getParent(), "-Djava.io.tmpdir=" + tmp,
+                "-D" + LibraryLocator.SEARCH_PROPERTY + "=java.library.path");
+        assertEquals(List.of("LOADED java.library.path", "LOADED java.library.path", "BOUND Starting", "CONCURRENT 1"),
+                asked);
     }
 
     @Test
@@ -123,22 +188,64 @@ class NativeLibraryLoaderTest {
         assertTrue(extracted.isAbsolute() && extracted.startsWith(tmp), extracted.toString());
     }
 
-    /** A temp folder on a file system mounted noexec: the load fails naming noexec and the way out. */
+    /** A tmpfs mounted noexec at {@code mountPoint}; false when this machine cannot (not root, no mount). */
+    private static boolean mountNoexec(Path mountPoint) throws IOException, InterruptedException {
+        return "root".equals(System.getProperty("user.name")) && Files.isExecutable(Paths.get("/bin/mount"))
+                && run("/bin/mount", "-t", "tmpfs", "-o", "noexec,size=16m", "tmpfs", mountPoint.toString()) == 0;
+    }
+
+    /** A noexec temp folder (hardened hosts): every class loader loads from the user's ~/.cache instead. */
     @Test
-    void aNoexecTempFolderFailsNamingTheCause() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Paths.get("/bin/mount")),
-                "needs root to mount a noexec file system");
+    void aNoexecTempFolderFallsBackToTheUsersCacheForEveryClassLoader() throws Exception {
         Path mountPoint = Files.createDirectory(tmp.resolve("noexec"));
-        assumeTrue(run("/bin/mount", "-t", "tmpfs", "-o", "noexec,size=16m", "tmpfs", mountPoint.toString()) == 0,
-                "this machine cannot mount a tmpfs");
+        assumeTrue(mountNoexec(mountPoint), "needs root to mount a noexec tmpfs");
         try {
-            List<String> out = probe("-Djava.io.tmpdir=" + mountPoint, "-Djava.library.path=" + tmp);
-            String failed = out.get(0);
-            assertTrue(failed.startsWith("FAILED") && failed.contains("mounted noexec")
-                    && failed.contains("-Djava.io.tmpdir") && failed.contains(NativeLibrary.PATH_PROPERTY), failed);
+            Path home = Files.createDirectory(tmp.resolve("home"));
+            List<String> out = fork(TwoLoadersProbe.class, "-Djava.io.tmpdir=" + mountPoint, "-Duser.home=" + home,
+                    "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, libraryClassPath()));
+            List<String> loaders = out.stream().filter(l -> l.startsWith("LOADER ")).toList();
+            assertEquals(3, loaders.size(), out.toString());
+            for (int i = 0; i < 3; i++) {
+                assertTrue(loaders.get(i).startsWith("LOADER " + i + " BOUND Starting | " + home.resolve(".cache")),
+                        loaders.get(i));
+            }
+            assertTrue(out.contains("LOADERS concurrent calls=24000 wrong=0"), out.toString());
+            // A library named by path: the other loaders' private copies take the same way out.
+            Path lib = builtLibrary();
+            List<String> named = fork(TwoLoadersProbe.class, "-Djava.io.tmpdir=" + mountPoint, "-Duser.home=" + home,
+                    "-D" + NativeLibrary.PATH_PROPERTY + "=" + lib,
+                    "-Dprobe.loader.path=" + String.join(java.io.File.pathSeparator, libraryClassPath()))
+                    .stream().filter(l -> l.startsWith("LOADER")).toList();
+            assertEquals("LOADER 0 BOUND Starting | " + lib, named.get(0));
+            for (int i = 1; i < 3; i++) {
+                assertTrue(named.get(i).startsWith("LOADER " + i + " BOUND Starting | " + home.resolve(".cache"))
+                        && named.get(i).contains("private copy of " + lib), named.toString());
+            }
         } finally {
             assertEquals(0, run("/bin/umount", mountPoint.toString()), "umount " + mountPoint);
         }
+    }
+
+    /** No executable folder at all (temp, home and /var/tmp noexec, in a private mount namespace): one line naming each. */
+    @Test
+    void whenEveryFolderIsNoexecTheFailureNamesEachFolderTried() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Paths.get("/usr/bin/unshare")),
+                "needs root and unshare for a private mount namespace");
+        Path noexec = Files.createDirectory(tmp.resolve("noexec-all"));
+        // /var/tmp and the test's folder are mounted over inside the namespace only: this machine never sees them.
+        String mounts = "mount -t tmpfs -o noexec,size=16m tmpfs /var/tmp && mount -t tmpfs -o noexec,size=16m tmpfs "
+                + noexec + " && mkdir " + noexec + "/home && exec \"$@\"";
+        List<String> out = loaderLines(probeOutputAs(List.of("/usr/bin/unshare", "-m", "--propagation", "private",
+                "/bin/sh", "-c", mounts, "sh"), System.getProperty("java.class.path"),
+                "-Djava.io.tmpdir=" + noexec, "-Duser.home=" + noexec.resolve("home")));
+        String failed = out.get(0);
+        assertTrue(failed.startsWith("FAILED"), out.toString());
+        for (String folder : List.of(noexec.toString(), noexec.resolve("home/.cache").toString(), "/var/tmp")) {
+            assertTrue(failed.contains(folder + ": "), "names " + folder + ": " + failed);
+        }
+        assertTrue(failed.contains("mounted noexec") && failed.contains("-D" + LibraryLocator.EXTRACT_DIR_PROPERTY)
+                && failed.contains("-D" + NativeLibrary.PATH_PROPERTY), failed);
+        assertEquals("BIND FAILED " + CksStateNativeException.class.getName(), out.get(2));
     }
 
     private static int run(String... command) throws IOException, InterruptedException {
@@ -148,19 +255,8 @@ class NativeLibraryLoaderTest {
         return p.exitValue();
     }
 
-    /**
-     * Two OS users share one temp folder: root's earlier extraction never blocks the other user's
-     * (each has its own folder), a folder squatted under the other user's name is not trusted (a
-     * private folder is used), and a temp folder the user may not write fails naming the cause.
-     */
-    @Test
-    void anotherUsersExtractionOrSquattedFolderNeverBlocksTheLoad() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name"))
-                && Files.isExecutable(Paths.get("/usr/sbin/runuser")), "needs root and runuser to act as user nobody");
-        Path shared = Files.createDirectories(tmp.resolve("shared-tmp"));
-        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        // nobody may not reach root's Maven repository or a checkout in a private folder (mktemp -d):
-        // the whole class path is copied where it can.
+    /** The class path copied where user nobody can read it (not root's Maven repository or a private checkout). */
+    private Path copyClassPathForNobody() throws IOException {
         Path cp = Files.createDirectories(tmp.resolve("cp"));
         List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
@@ -172,13 +268,37 @@ class NativeLibraryLoaderTest {
             }
         }
         makeReadableByAll(tmp);
-        String classPath = String.join(java.io.File.pathSeparator, entries);
-        List<String> asNobody = List.of("/usr/sbin/runuser", "-u", "nobody", "--");
+        return Paths.get(String.join(java.io.File.pathSeparator, entries));
+    }
+
+    private static final List<String> AS_NOBODY = List.of("/usr/sbin/runuser", "-u", "nobody", "--");
+
+    private static boolean canActAsNobody() {
+        return "root".equals(System.getProperty("user.name")) && Files.isExecutable(Paths.get("/usr/sbin/runuser"));
+    }
+
+    /** A shared temp folder like /tmp: world-writable and sticky. */
+    private Path sharedTemp() throws IOException, InterruptedException {
+        Path shared = Files.createDirectories(tmp.resolve("shared-tmp"));
+        assertEquals(0, run("/bin/chmod", "1777", shared.toString()));
+        return shared;
+    }
+
+    /**
+     * Two OS users share one temp folder: root's earlier extraction never blocks the other user's
+     * (each has its own folder), a folder squatted under the other user's name is not trusted (a
+     * private folder is used), and a temp folder the user may not write falls back to the user's
+     * ~/.cache.
+     */
+    @Test
+    void anotherUsersExtractionOrSquattedFolderNeverBlocksTheLoad() throws Exception {
+        assumeTrue(canActAsNobody(), "needs root and runuser to act as user nobody");
+        String classPath = copyClassPathForNobody().toString();
+        Path shared = sharedTemp();
 
         List<String> root = probe("-Djava.io.tmpdir=" + shared, "-Djava.library.path=" + shared);
         assertTrue(root.get(0).startsWith("LOADED " + shared.resolve("cks-state-root")), root.toString());
-        List<String> nobody = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + shared,
-                "-Djava.library.path=" + shared));
+        List<String> nobody = loaderLines(probeOutputAs(AS_NOBODY, classPath, "-Djava.io.tmpdir=" + shared));
         assertTrue(nobody.get(0).startsWith("LOADED " + shared.resolve("cks-state-nobody")), nobody.toString());
         assertEquals("BOUND Starting", nobody.get(2));
 
@@ -186,19 +306,77 @@ class NativeLibraryLoaderTest {
         Path squatted = shared.resolve("cks-state-nobody");
         deleteTree(squatted);
         Files.createDirectory(squatted);
-        List<String> trusted = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + shared,
-                "-Djava.library.path=" + shared));
+        List<String> trusted = loaderLines(probeOutputAs(AS_NOBODY, classPath, "-Djava.io.tmpdir=" + shared));
         assertTrue(trusted.get(0).startsWith("LOADED " + shared.resolve("cks-state-")), trusted.toString());
         assertTrue(!trusted.get(0).startsWith("LOADED " + squatted), "a folder nobody does not own: " + trusted);
         assertEquals("BOUND Starting", trusted.get(2));
 
-        // A temp folder nobody may not write.
+        // A temp folder nobody may not write: nobody's own ~/.cache.
         Path closed = Files.createDirectory(tmp.resolve("closed-tmp"));
-        Files.setPosixFilePermissions(closed, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        List<String> denied = loaderLines(probeOutputAs(asNobody, classPath, "-Djava.io.tmpdir=" + closed,
-                "-Djava.library.path=" + closed));
-        assertTrue(denied.get(0).startsWith("FAILED") && denied.get(0).contains("permission denied: " + closed),
-                denied.toString());
+        Path home = Files.createDirectory(tmp.resolve("nobody-home"));
+        assertEquals(0, run("/bin/chown", "nobody", home.toString()));
+        List<String> fellBack = loaderLines(probeOutputAs(AS_NOBODY, classPath, "-Djava.io.tmpdir=" + closed,
+                "-Duser.home=" + home));
+        assertTrue(fellBack.get(0).startsWith("LOADED " + home.resolve(".cache/cks-state-nobody")), fellBack.toString());
+        assertEquals("BOUND Starting", fellBack.get(2));
+    }
+
+    /**
+     * The attack of a shared temp folder: another user prepares the loading user's folder (its own,
+     * or the user's own left world-writable by a lax umask) and swaps the library file in a loop while
+     * the server starts. 25 starts each: the swapped file is never mapped, every start binds.
+     */
+    @Test
+    void aFileSwapInASharedTempFolderNeverWins() throws Exception {
+        assumeTrue(canActAsNobody(), "needs root and runuser to act as user nobody");
+        String classPath = copyClassPathForNobody().toString();
+        Path shared = sharedTemp();
+        byte[] library = Files.readAllBytes(builtLibrary());
+        Path userFolder = shared.resolve("cks-state-root");
+        Path versionFolder = userFolder.resolve(LibraryLocator.version() + "-" + LibraryLocator.sha256(library).substring(0, 16));
+        Path bogus = Files.writeString(tmp.resolve("bogus.so"), "swapped in by another user");
+        makeReadableByAll(tmp);
+        assertEquals(0, run("/bin/chmod", "1777", shared.toString()));
+        for (boolean ownedByAttacker : List.of(true, false)) {
+            deleteTreeIfExists(userFolder);
+            if (ownedByAttacker) {
+                assertEquals(0, run(concat(AS_NOBODY, "/bin/mkdir", "-m", "0777", "-p", versionFolder.toString())));
+            } else {
+                Files.createDirectory(userFolder);
+                assertEquals(0, run("/bin/chmod", "0777", userFolder.toString()));
+                assertEquals(0, run(concat(AS_NOBODY, "/bin/mkdir", "-m", "0777", versionFolder.toString())));
+            }
+            Path target = versionFolder.resolve(System.mapLibraryName("cks_state"));
+            // Bounded: the swapper stops by itself after two minutes if this test dies.
+            Process swapper = new ProcessBuilder(concat(AS_NOBODY, "/usr/bin/timeout", "120", "/bin/sh", "-c",
+                    "while :; do cp " + bogus + " " + target + ".x && mv -f " + target + ".x " + target + "; done"))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                for (int start = 0; start < 25; start++) {
+                    List<String> out = probeOutputAs(List.of(), System.getProperty("java.class.path"),
+                            "-Djava.io.tmpdir=" + shared);
+                    assertTrue(out.contains("BOUND Starting"), "start " + start + ": " + out);
+                    List<Path> files = mapped(out);
+                    assertEquals(1, files.size(), out.toString());
+                    assertTrue(!files.get(0).startsWith(userFolder), "start " + start + " mapped the attacker's folder: " + out);
+                }
+            } finally {
+                swapper.destroyForcibly();
+                assertTrue(swapper.waitFor(1, TimeUnit.MINUTES), "the swapper did not stop");
+            }
+        }
+    }
+
+    private static String[] concat(List<String> prefix, String... command) {
+        List<String> all = new ArrayList<>(prefix);
+        all.addAll(List.of(command));
+        return all.toArray(new String[0]);
+    }
+
+    private static void deleteTreeIfExists(Path root) throws IOException {
+        if (Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            deleteTree(root);
+        }
     }
 
     private static List<String> loaderLines(List<String> out) {
@@ -401,8 +579,8 @@ class NativeLibraryLoaderTest {
         assertTrue(loaders.get(1).contains("private copy of " + lib), loaders.toString());
         assertEquals("LOADERS concurrent calls=24000 wrong=0", loaders.get(3));
         try (var files = Files.list(tmp)) {
-            assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("cks-state-loader-")),
-                    "the private copies are removed once loaded");
+            List<Path> left = files.filter(f -> f.getFileName().toString().startsWith("cks-state-")).toList();
+            assertEquals(List.of(), left, "the private copies are removed once loaded");
         }
     }
 

@@ -31,4 +31,7 @@ final class NativeTestHooks {
 
     /** Packs one value per field, in file order, with the core's generated packer of {@code layout}. */
     static native long pack(String layout, long[] values);
+
+    /** Allocates {@code count} longs natively as the bridge allocates an array argument; returns the count. */
+    static native long allocate(long count);
 }

@@ -112,45 +112,26 @@ public final class CloudStackSchema {
     }
 
     /**
-     * Adds the columns (unless all are there) and (re)creates the trigger. Idempotent; a schema
-     * with only some of the columns is an error (a half-run migration: finish or undo it by hand).
+     * Adds the missing columns and (re)creates the trigger, as the connection's own account:
+     * {@link FencedMigration#migrateUp}, all or nothing.
      */
     public static void migrateUp(Connection c) throws SQLException {
-        run(c, migrationUp(c));
+        FencedMigration.migrateUp(c, null);
     }
 
     /** The statements {@link #migrateUp} runs on this schema now, without running them (a dry run). */
     public static List<String> migrationUp(Connection c) throws SQLException {
-        FenceColumns now = fenceColumns(c);
-        if (now == FenceColumns.PARTIAL) {
-            throw partial(c);
-        }
-        List<String> statements = new ArrayList<>();
-        if (now == FenceColumns.NONE) {
-            statements.addAll(statements(FENCED_UP_RESOURCE));
-        }
-        statements.addAll(statements(DatabaseClock.isH2(c) ? FENCED_TRIGGER_H2_RESOURCE : FENCED_TRIGGER_MARIADB_RESOURCE));
-        return List.copyOf(statements);
+        return FencedMigration.up(c, null);
     }
 
     /** Drops the trigger and the columns (whatever of them exists); every row and its state stay. */
     public static void migrateDown(Connection c) throws SQLException {
-        run(c, migrationDown(c));
+        FencedMigration.migrateDown(c);
     }
 
     /** The statements {@link #migrateDown} runs on this schema now, without running them (a dry run). */
     public static List<String> migrationDown(Connection c) throws SQLException {
-        List<String> have = present(c);
-        List<String> statements = new ArrayList<>();
-        for (String sql : statements(FENCED_DOWN_RESOURCE)) {
-            String lower = sql.toLowerCase(Locale.ROOT);
-            boolean dropsMissing = lower.contains("drop column") && have.stream().noneMatch(
-                    col -> lower.contains("`" + col + "`"));
-            if (!dropsMissing) {
-                statements.add(sql);
-            }
-        }
-        return List.copyOf(statements);
+        return FencedMigration.down(c);
     }
 
     /** The operator's command that adds the fence columns and the trigger (docs/fenced-mode.md). */
@@ -209,9 +190,10 @@ public final class CloudStackSchema {
     }
 
     /**
-     * The mode to run in: {@code requested} after checking the schema. FENCED without the columns
-     * is an error that says how to migrate; COMPAT runs on either schema (the trigger keeps a
-     * migrated schema's versions right for fenced servers during a rolling upgrade).
+     * The mode to run in: {@code requested} after checking the schema. FENCED needs the fence columns
+     * and their trigger: without them it is an error that says how to migrate (a schema with some of
+     * them, a migration cut short, too); COMPAT runs on either schema (the trigger keeps a migrated
+     * schema's versions right for fenced servers during a rolling upgrade).
      */
     public static StateMode requireMode(Connection c, StateMode requested) throws SQLException {
         if (requested == null) {
@@ -220,10 +202,10 @@ public final class CloudStackSchema {
         if (requested == StateMode.COMPAT) {
             return StateMode.COMPAT;
         }
-        return switch (fenceColumns(c)) {
-            case ALL -> StateMode.FENCED;
+        return switch (FencedMigration.stage(c)) {
+            case FENCED -> StateMode.FENCED;
             case PARTIAL -> throw partial(c);
-            case NONE -> throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
+            case COMPAT -> throw new IllegalStateException(StateMode.CONFIG_KEY + " is 'fenced' but kubernetes_cluster has none of"
                         + " the columns " + FENCE_COLUMNS + ": run the migration first (" + MIGRATE_COMMAND + "; or "
                         + FENCED_UP_RESOURCE + " and " + FENCED_TRIGGER_MARIADB_RESOURCE + "), or configure 'compat'");
         };
@@ -240,8 +222,8 @@ public final class CloudStackSchema {
     }
 
     private static IllegalStateException partial(Connection c) throws SQLException {
-        return new IllegalStateException("kubernetes_cluster has only " + present(c) + " of the fenced columns " + FENCE_COLUMNS
-                + ": a migration was cut short; run " + FENCED_DOWN_RESOURCE + " (or finish " + FENCED_UP_RESOURCE + ") by hand");
+        return new IllegalStateException("kubernetes_cluster has " + FencedMigration.describe(c) + ": a fenced migration"
+                + " was cut short; finish it (" + MIGRATE_COMMAND + ") or undo it (cks-state schema --migrate compat --apply)");
     }
 
     private static List<String> present(Connection c) throws SQLException {

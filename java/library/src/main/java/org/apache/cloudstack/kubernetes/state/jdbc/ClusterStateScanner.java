@@ -136,10 +136,21 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
      */
     public RecoveryResult<S> orphanRecovery(boolean apply) {
         return ScanPass.run(source, "status scanner: orphan recovery" + (apply ? "" : " preview"),
-                (c, counter) -> recover(c, counter, apply));
+                (c, counter) -> recover(c, counter, apply, Set.of()));
     }
 
-    private RecoveryResult<S> recover(Connection c, StatementCounter counter, boolean apply) throws SQLException {
+    /**
+     * The pass planned as it would run once {@code endedJobs} have ended, writing nothing: what a pass
+     * after failing those jobs would recover (cks-state scan --fail-departed-jobs, dry run).
+     */
+    public RecoveryResult<S> orphanRecoveryPreviewAfter(Set<Long> endedJobs) {
+        Set<Long> ended = Set.copyOf(endedJobs);
+        return ScanPass.run(source, "status scanner: orphan recovery preview",
+                (c, counter) -> recover(c, counter, false, ended));
+    }
+
+    private RecoveryResult<S> recover(Connection c, StatementCounter counter, boolean apply, Set<Long> endedJobs)
+            throws SQLException {
         List<ClusterSnapshot<S>> candidates = new ArrayList<>();
         List<Long> candidateIds = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(candidatesSql); ResultSet rs = ps.executeQuery()) {
@@ -156,6 +167,9 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
+        if (!endedJobs.isEmpty()) {
+            jobs = new AsyncJobLookup.ClusterJobs(jobs.jobs().stream().filter(j -> !endedJobs.contains(j.jobId())).toList());
+        }
         long[] jobIds = jobs.jobIds();
         ClusterStateMachine<S, E> judge = machine.withHeartbeatThreshold(heartbeatThreshold.getAsLong());
         RecoveryPlan<S, E> plan = judge.planRecovery(candidates, jobIds, jobs.clusterIds());
@@ -163,7 +177,8 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
             // After the candidates and the jobs: an owner's runid is then already in mshost.
             List<MsHost> hosts = hosts(c);
             c.commit();
-            long[] ended = endedJobs(c, plan.ownerJobsToCheck());
+            long[] ended = java.util.stream.LongStream.concat(java.util.Arrays.stream(endedJobs(c, plan.ownerJobsToCheck())),
+                    plan.ownerJobsToCheck().stream().filter(endedJobs::contains).mapToLong(Long::longValue)).distinct().toArray();
             plan = judge.planRecovery(candidates, jobIds, jobs.clusterIds(), ended, hosts);
         }
         listener.jobsRead();
@@ -182,6 +197,9 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
             return result(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(), counter, apply);
         }
         List<RecoveryResult.Planned<S>> planned = new ArrayList<>();
+        if (apply) {
+            listener.recoveriesPlanned(plan.recoveries().stream().map(ClusterRecovery::clusterId).toList());
+        }
         for (ClusterRecovery<S, E> r : plan.recoveries()) {
             StateWrite<S, E> w = r.write();
             Boolean hit = null;

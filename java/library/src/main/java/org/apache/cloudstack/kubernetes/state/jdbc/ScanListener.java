@@ -18,6 +18,10 @@ public interface ScanListener {
     default void jobsRead() {
     }
 
+    /** The orphans the pass will recover, in order, before the first compare-and-set (applying passes only). */
+    default void recoveriesPlanned(java.util.List<Long> clusterIds) {
+    }
+
     /** Just before the recovery compare-and-set of one orphan. */
     default void beforeRecovery(long clusterId) {
     }

@@ -92,23 +92,45 @@ class FencedSchemaTest {
         assertEquals(ClusterRow.of(State.Running, 0, null), ModeFixtures.fence(db, scaling));
     }
 
-    @ParameterizedTest(name = "{0} a half-run migration is reported, never run over")
+    @ParameterizedTest(name = "{0} a migration cut short is reported, then completed or undone")
     @MethodSource("dbs")
-    void partialMigrationIsAnError(Databases.Db db) throws SQLException {
+    void aPartialMigrationIsReportedThenCompletedOrUndone(Databases.Db db) throws SQLException {
         db.reset();
         down(db);
-        new Fixtures(db).update("ALTER TABLE kubernetes_cluster ADD COLUMN state_version bigint NOT NULL DEFAULT 0");
-        try {
-            assertEquals(CloudStackSchema.FenceColumns.PARTIAL, columns(db));
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> CloudStackSchema.requireMode(db.source(), "fenced"));
-            assertTrue(e.getMessage().contains("cut short"), e.getMessage());
-            assertThrows(IllegalStateException.class, () -> up(db));
-        } finally {
-            down(db);
-            assertEquals(CloudStackSchema.FenceColumns.NONE, columns(db));
-            up(db);
+        Fixtures f = new Fixtures(db);
+        long scaling = f.cluster(State.Scaling);
+        // Cut short after one column; then after the columns, before the trigger.
+        for (boolean allColumns : new boolean[] {false, true}) {
+            for (boolean complete : new boolean[] {true, false}) {
+                down(db);
+                if (allColumns) {
+                    up(db);
+                    try (Connection c = db.connect(); java.sql.Statement st = c.createStatement()) {
+                        st.execute("DROP TRIGGER " + CloudStackSchema.VERSION_TRIGGER);
+                    }
+                } else {
+                    f.update("ALTER TABLE kubernetes_cluster ADD COLUMN state_version bigint NOT NULL DEFAULT 0");
+                }
+                try (Connection c = db.connect()) {
+                    assertEquals(FencedMigration.Stage.PARTIAL, FencedMigration.stage(c));
+                }
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> CloudStackSchema.requireMode(db.source(), "fenced"));
+                assertTrue(e.getMessage().contains("cut short") && e.getMessage().contains(allColumns ? "no trigger"
+                        : "[state_version] of 4") && e.getMessage().contains("--migrate compat --apply"), e.getMessage());
+                if (complete) {
+                    up(db);
+                } else {
+                    down(db);
+                }
+                try (Connection c = db.connect()) {
+                    assertEquals(complete ? FencedMigration.Stage.FENCED : FencedMigration.Stage.COMPAT,
+                            FencedMigration.stage(c));
+                }
+                assertEquals(State.Scaling, f.state(scaling), "every row and its state stay");
+            }
         }
+        up(db);
     }
 
     @ParameterizedTest(name = "{0} an older server's blind state write can never be taken for the current operation")

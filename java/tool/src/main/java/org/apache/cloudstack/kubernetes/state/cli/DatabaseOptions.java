@@ -44,6 +44,11 @@ final class DatabaseOptions {
     @Option(names = "--verbose", description = "also show the JDBC drivers' own log lines on standard error")
     boolean verbose;
 
+    /** Whether the tool connects as the management server's db.properties says: as CloudStack's own account. */
+    boolean asCloudStack() {
+        return jdbcUrl == null;
+    }
+
     /** Whether the command line names a database (table and rules read one only then). */
     boolean given() {
         return jdbcUrl != null || dbProperties != null;
@@ -80,7 +85,14 @@ final class DatabaseOptions {
             spec.commandLine().getErr().flush();
         }
         if (file != null) {
-            return CloudDbProperties.read(file, keyFile, System.getenv());
+            DbSettings settings = CloudDbProperties.read(file, keyFile, System.getenv());
+            for (String property : CloudDbProperties.encryptedWithoutEncryption(file)) {
+                spec.commandLine().getErr().println("cks-state " + spec.name() + ": note: " + file + ": " + property
+                        + " is written ENC(...) but db.cloud.encryption.type is none, so it is used as written, as the server"
+                        + " would use it; if the server decrypts it, set the encryption type it runs with");
+            }
+            spec.commandLine().getErr().flush();
+            return settings;
         }
         if (keyFile != null) {
             throw new ParameterException(spec.commandLine(), "--key-file goes with --db-properties");

@@ -9,6 +9,7 @@ import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.text.Json;
+import org.apache.cloudstack.kubernetes.state.text.Terminal;
 
 /** The IN_PROGRESS jobs of departed management servers as scan and explain print them. */
 final class DepartedReport {
@@ -21,7 +22,10 @@ final class DepartedReport {
         FAILED,
         /** --fail-departed-jobs --apply, and the compare-and-set missed (or a database error). */
         MISSED,
-        /** --fail-departed-jobs, with or without --apply: no Kubernetes cluster job, left to its server's start. */
+        /**
+         * --fail-departed-jobs, with or without --apply: not failed (no Kubernetes cluster job, created after its
+         * server's last heartbeat, or of a row that says Up without --include-silent-up); {@code missed} says which.
+         */
         LEFT
     }
 
@@ -38,14 +42,15 @@ final class DepartedReport {
         return overdue.stream().filter(o -> !gone.contains(o.jobId())).toList();
     }
 
-    static List<Row> listed(List<DepartedServerJobs.Job> jobs, Action action) {
-        return jobs.stream().map(j -> new Row(j, action == Action.WOULD_FAIL && !j.clusterJob() ? Action.LEFT : action,
-                null)).toList();
+    /** The jobs as a dry run (WOULD_FAIL: by the rule {@code fail} applies) or a listing shows them. */
+    static List<Row> listed(List<DepartedServerJobs.Job> jobs, Action action, DepartedServerJobs rule) {
+        return jobs.stream().map(j -> action == Action.WOULD_FAIL && !rule.wouldFail(j)
+                ? new Row(j, Action.LEFT, rule.whyLeft(j)) : new Row(j, action, null)).toList();
     }
 
     static List<Row> applied(List<DepartedServerJobs.Outcome> outcomes) {
         return outcomes.stream().map(o -> o.failed() ? new Row(o.job(), Action.FAILED, null)
-                : !o.job().clusterJob() ? new Row(o.job(), Action.LEFT, null)
+                : o.left() ? new Row(o.job(), Action.LEFT, o.missed())
                 : new Row(o.job(), Action.MISSED, o.error() == null ? o.missed()
                         : o.missed() + ": " + DatabaseErrors.reason(o.error()))).toList();
     }
@@ -59,18 +64,27 @@ final class DepartedReport {
         for (Row r : rows) {
             DepartedServerJobs.Job j = r.job();
             out.append(String.format(Locale.ROOT, "  job %d %s, %s, created %s; msid %d %s: %s (%s, last heartbeat %s%s)%s%n",
-                    j.jobId(), shortName(j.command()), cluster(j), j.jobCreated(), j.msid(), j.serverName(), j.why().description(),
-                    j.serverState(), j.lastHeartbeat(), j.silentSeconds() == null ? ""
+                    j.jobId(), Terminal.field(shortName(j.command())), Terminal.field(cluster(j)), j.jobCreated(), j.msid(),
+                    Terminal.field(j.serverName()), j.why().description(), Terminal.field(j.serverState()), j.lastHeartbeat(),
+                    j.silentSeconds() == null ? ""
                             : ", " + OverdueReport.duration(j.silentSeconds()) + " ago",
                     switch (r.action()) {
-                        case LISTED -> "";
+                        case LISTED -> j.createdAfterHeartbeat() ? ": never failed: " + j.leftBecause(true) : "";
                         case WOULD_FAIL -> ": would fail (dry run; --apply to perform)";
                         case FAILED -> ": failed (530)";
                         case MISSED -> ": missed, left (" + r.missed() + ")";
-                        case LEFT -> ": left to its server's start, which also cleans up its resources";
+                        case LEFT -> ": left: " + (r.missed() == null ? DepartedServerJobs.NOT_A_CLUSTER_JOB : r.missed());
                     }));
         }
-        boolean pending = rows.stream().anyMatch(r -> r.action() != Action.FAILED);
+        // The way out of a departed server's jobs applies to a server that is Down, removed or silent, not Up.
+        boolean pending = rows.stream().anyMatch(r -> (r.action() == Action.LISTED || r.action() == Action.MISSED)
+                && r.job().why() != DepartedServerJobs.Why.SILENT_UP && !r.job().createdAfterHeartbeat());
+        boolean silentUp = rows.stream().anyMatch(r -> r.action() != Action.FAILED && r.job().why() == DepartedServerJobs.Why.SILENT_UP);
+        if (silentUp) {
+            out.append("  A server whose mshost row still says Up with an old heartbeat may be stalled (a long garbage\n"
+                    + "  collection, a frozen VM) rather than gone: look at it before failing its jobs. When it is gone,\n"
+                    + "  cks-state scan --fail-departed-jobs --include-silent-up --apply fails them as its start would.\n");
+        }
         if (pending) {
             out.append("  CloudStack fails a server's jobs when that server starts again; a peer that sees it leave does not\n"
                     + "  (AsyncJobManagerImpl.onManagementNodeLeft passes the mshost row id, not the msid), and they stay\n"
@@ -111,7 +125,7 @@ final class DepartedReport {
         return out.append(']').toString();
     }
 
-    private static String cluster(DepartedServerJobs.Job j) {
+    static String cluster(DepartedServerJobs.Job j) {
         if (!j.clusterJob()) {
             return "not a Kubernetes cluster job";
         }

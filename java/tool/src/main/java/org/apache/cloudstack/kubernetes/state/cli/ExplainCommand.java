@@ -16,6 +16,7 @@ import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.text.Json;
+import org.apache.cloudstack.kubernetes.state.text.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -98,7 +99,13 @@ final class ExplainCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n")
                 .append(table.line()).append('\n');
         ClusterExplanation.Cluster c = e.cluster();
-        out.append(String.format(Locale.ROOT, "cluster %d %s %s%n  state %s%s%s%s%n", c.id(), c.uuid(), c.name(), c.state(),
+        for (ClusterExplanation.Cluster other : e.namesakes()) {
+            out.append(String.format(Locale.ROOT, "note: the id or uuid given is also the name of cluster %d %s%s: explain"
+                    + " that one by its uuid%n", other.id(), Terminal.field(other.uuid()),
+                    other.removed() == null ? "" : " (removed " + other.removed() + ")"));
+        }
+        out.append(String.format(Locale.ROOT, "cluster %d %s %s%n  state %s%s%s%s%n", c.id(), Terminal.field(c.uuid()),
+                Terminal.field(c.name()), Terminal.field(c.state()),
                 c.version() == null ? "" : ", version " + c.version(),
                 c.ownerMsid() == null ? (c.version() == null ? "" : ", no owner")
                         : ", owner msid " + c.ownerMsid() + " runid " + c.ownerRunid() + " job " + c.ownerJobId(),
@@ -109,8 +116,8 @@ final class ExplainCommand implements Callable<Integer> {
         }
         for (ClusterExplanation.Job j : e.jobs()) {
             out.append(String.format(Locale.ROOT, "  %d %s %s result %s%s, init msid %s, executing msid %s, created %s,"
-                    + " updated %s%s (by %s)%n", j.id(), shortName(j.command()), j.statusName(),
-                    j.resultCode(), j.result() == null ? "" : " \"" + oneLine(j.result()) + "\"", j.initMsid(),
+                    + " updated %s%s (by %s)%n", j.id(), Terminal.field(shortName(j.command())), j.statusName(),
+                    j.resultCode(), j.result() == null ? "" : " \"" + Terminal.field(oneLine(j.result())) + "\"", j.initMsid(),
                     j.executingMsid(), j.created(), j.lastUpdated(), j.removed() == null ? "" : ", removed " + j.removed(),
                     j.namedBy()));
         }
@@ -119,8 +126,8 @@ final class ExplainCommand implements Callable<Integer> {
             out.append("  none involved\n");
         }
         for (ClusterExplanation.Server s : e.servers()) {
-            out.append(String.format(Locale.ROOT, "  msid %d %s %s runid %d, last update %s%s%n", s.msid(), s.name(),
-                    s.state(), s.runid(), s.lastUpdate(), s.removed() == null ? "" : ", removed " + s.removed()));
+            out.append(String.format(Locale.ROOT, "  msid %d %s %s runid %d, last update %s%s%n", s.msid(),
+                    Terminal.field(s.name()), Terminal.field(s.state()), s.runid(), s.lastUpdate(), s.removed() == null ? "" : ", removed " + s.removed()));
         }
         out.append("IN_PROGRESS jobs of unknown cluster: ")
                 .append(e.unknownClusterJobIds().isEmpty() ? "none" : e.unknownClusterJobIds() + " (the scanner waits on them)")
@@ -131,7 +138,7 @@ final class ExplainCommand implements Callable<Integer> {
                 .append(": ").append(v.reason()).append(v.reasonCode() == null ? "" : " [" + v.reasonCode() + "]")
                 .append('\n');
         out.append(OverdueReport.text(e.overdue()));
-        out.append(DepartedReport.text(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED)));
+        out.append(DepartedReport.text(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED, null)));
         return out.toString();
     }
 
@@ -175,7 +182,8 @@ final class ExplainCommand implements Callable<Integer> {
                 .append(", \"reason_code\": ").append(Json.quote(v.reasonCode()))
                 .append("}, \"overdue\": ").append(OverdueReport.json(e.overdue()))
                 .append(", \"departed_server_jobs\": ")
-                .append(DepartedReport.json(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED)))
+                .append(DepartedReport.json(DepartedReport.listed(e.departedServerJobs(), DepartedReport.Action.LISTED, null)))
+                .append(", \"namesakes\": ").append(e.namesakes().stream().map(ClusterExplanation.Cluster::id).toList())
                 .append("}\n");
         return out.toString();
     }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration;
 import picocli.CommandLine.Option;
 
 /** The mode the deployment's management servers run the scanner in: the schema's, or one asked for. */
@@ -15,7 +16,7 @@ final class ModeOption {
 
     @Option(names = "--mode", defaultValue = "auto", paramLabel = "auto|compat|fenced",
             description = "the management servers' mode: auto (the schema's: fenced when kubernetes_cluster has the"
-                    + " fence columns, compat when it has none), compat or fenced (default: ${DEFAULT-VALUE})")
+                    + " fence columns and their trigger, compat when it has neither), compat or fenced (default: ${DEFAULT-VALUE})")
     Choice mode;
 
     /** The mode used, and how it was chosen (for the report). */
@@ -35,9 +36,9 @@ final class ModeOption {
         CloudStackSchema.FenceColumns columns = CloudStackSchema.fenceColumns(c);
         String asked = mode.name();
         if (mode == Choice.auto) {
-            return switch (columns) {
-                case ALL -> new Resolved(StateMode.FENCED, "auto: the schema has the fence columns");
-                case NONE -> new Resolved(StateMode.COMPAT, "auto: the schema has no fence columns");
+            return switch (FencedMigration.stage(c)) {
+                case FENCED -> new Resolved(StateMode.FENCED, "auto: the schema has the fence columns");
+                case COMPAT -> new Resolved(StateMode.COMPAT, "auto: the schema has no fence columns");
                 case PARTIAL -> throw new ToolFailure("--mode auto: " + partialMessage(c));
             };
         }

@@ -149,6 +149,12 @@ final class OperatorDatabase {
         if (!writes) {
             try {
                 c.setReadOnly(true);
+                // The drivers' read-only flag need not reach the server: the session says so itself.
+                if (!c.getMetaData().getDatabaseProductName().toUpperCase(Locale.ROOT).contains("H2")) {
+                    try (java.sql.Statement st = c.createStatement()) {
+                        st.execute("SET SESSION TRANSACTION READ ONLY");
+                    }
+                }
             } catch (SQLException e) {
                 c.close();
                 throw e;

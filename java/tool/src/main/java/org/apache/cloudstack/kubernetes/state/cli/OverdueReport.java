@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.text.Json;
+import org.apache.cloudstack.kubernetes.state.text.Terminal;
 
 /** The overdue live operations as scan and explain print them. */
 final class OverdueReport {
@@ -20,7 +21,8 @@ final class OverdueReport {
         StringBuilder out = new StringBuilder("overdue: live operations past CloudStack's time limit (never written):\n");
         for (OverdueOperations.Overdue o : overdue) {
             out.append(String.format(Locale.ROOT, "  %d %s %s: %s, job %d on msid %s has run %s (%d s), limit %d s (%s)%n",
-                    o.id(), o.uuid(), o.name(), o.state(), o.jobId(), o.msid() == null ? "unknown" : o.msid(),
+                    o.id(), Terminal.field(o.uuid()), Terminal.field(o.name()), Terminal.field(o.state()), o.jobId(),
+                    o.msid() == null ? "unknown" : o.msid(),
                     duration(o.runningSeconds()), o.runningSeconds(), o.timeoutSeconds(), o.limit()));
         }
         out.append("  Their jobs are alive, so the status scanner leaves these clusters alone. Find why the job hangs in\n"

@@ -5,18 +5,20 @@ package org.apache.cloudstack.kubernetes.state.cli;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
-import org.apache.cloudstack.kubernetes.state.text.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,12 +30,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Find the Kubernetes clusters the status scanner would recover: in an operation's state"
                 + " (Starting, Scaling, Upgrading, ...) whose operation is provably gone. Dry run unless --apply, which"
-                + " fails each by compare-and-set (to Alert; CloudStack's Alert reconciliation then returns a healthy"
-                + " cluster to Running). Only CloudManaged, not removed clusters; never one with a live job. Also lists"
-                + " live operations past CloudStack's time limit (never written), and the IN_PROGRESS jobs of management"
-                + " servers that are gone (Down, removed, or silent past cluster.heartbeat.threshold), which CloudStack"
-                + " fails when that server starts again: --fail-departed-jobs --apply fails their Kubernetes cluster jobs"
-                + " as that start would, before the recovery pass."})
+                + " fails each by compare-and-set as CloudStack's table fails it (to Alert, or back to Running for an add"
+                + " or removal of nodes; CloudStack's Alert reconciliation then returns a healthy cluster to Running),"
+                + " printing each change as it commits; SIGINT or SIGTERM stops it after the change in flight and prints"
+                + " what it did and what it left. Only CloudManaged, not removed clusters; never one with a live job. Also"
+                + " lists live operations past CloudStack's time limit (never written), and the IN_PROGRESS jobs of"
+                + " management servers that are gone (Down, removed, or silent past cluster.heartbeat.threshold), which"
+                + " CloudStack fails when that server starts again: --fail-departed-jobs --apply fails their Kubernetes"
+                + " cluster jobs as that start would, before the recovery pass; the dry run lists the recoveries that"
+                + " follow."})
 final class ScanCommand implements Callable<Integer> {
     /** Output formats. */
     enum Format { text, json }
@@ -60,8 +65,13 @@ final class ScanCommand implements Callable<Integer> {
 
     @Option(names = "--fail-departed-jobs", description = "fail the IN_PROGRESS Kubernetes cluster jobs of departed"
             + " management servers as CloudStack's cleanupLeftOverJobs does at that server's start (with --apply; a dry"
-            + " run without)")
+            + " run without, which also lists the recoveries that follow)")
     boolean failDepartedJobs;
+
+    @Option(names = "--include-silent-up", description = "with --fail-departed-jobs: also fail the jobs of a server whose"
+            + " mshost row still says Up although its heartbeat is older than cluster.heartbeat.threshold (it may be"
+            + " stalled rather than gone)")
+    boolean includeSilentUp;
 
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
@@ -71,80 +81,96 @@ final class ScanCommand implements Callable<Integer> {
         if (overdueAfter <= 0) {
             throw new ParameterException(spec.commandLine(), "--overdue-after must be positive");
         }
+        if (includeSilentUp && !failDepartedJobs) {
+            throw new ParameterException(spec.commandLine(), "--include-silent-up goes with --fail-departed-jobs");
+        }
         OperatorDatabase db = database.database(spec, apply);
-        ClusterStateMachine<State, Event> machine;
-        ModeOption.Resolved mode;
-        TableOption.Resolved table;
-        StuckClusterScan.Result result;
-        List<OverdueOperations.Overdue> overdue;
-        List<DepartedReport.Row> departed;
-        try (Connection c = db.connect(spec.commandLine().getErr())) {
-            mode = modeOption.resolve(c);
-            table = tableOption.resolve(c, apply);
-            long threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
-            machine = ClusterStateMachine.bind(State.class, Event.class, table.profile()).withHeartbeatThreshold(threshold);
-            DepartedServerJobs departedJobs = new DepartedServerJobs(threshold);
-            List<DepartedServerJobs.Job> gone = departedJobs.find(c);
-            departed = !failDepartedJobs ? DepartedReport.listed(gone, DepartedReport.Action.LISTED)
-                    : apply ? DepartedReport.applied(departedJobs.fail(db.source(), gone))
-                    : DepartedReport.listed(gone, DepartedReport.Action.WOULD_FAIL);
-            result = new StuckClusterScan<>(machine, db.source(), mode.mode()).run(apply);
-            overdue = DepartedReport.withoutDeparted(new OverdueOperations(machine.orphanStates().stream()
-                    .map(Enum::name).toList(), overdueAfter).find(c), departed);
-        } catch (SQLException | StateStoreException e) {
-            throw new ToolFailure((apply ? "recovering the stuck clusters of " : "reading the clusters of ")
-                    + db.describe() + ": " + DatabaseErrors.reason(e));
-        }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? json(mode, table, result, overdue, departed)
-                : text(mode, table, result, overdue, departed));
-        out.flush();
-        return 0;
+        Interruption signal = apply ? Interruption.whileWriting() : Interruption.none();
+        ScanReport report = new ScanReport(apply, format == Format.text ? out : null);
+        // The hook goes on every way out (a refused login, a refused --apply too): else the exit waits for it.
+        try {
+            try (Connection c = db.connect(spec.commandLine().getErr())) {
+                scan(c, db, report, signal);
+            } catch (SQLException | StateStoreException e) {
+                throw new ToolFailure((apply ? "recovering the stuck clusters of " : "reading the clusters of ")
+                        + db.describe() + ": " + DatabaseErrors.reason(e));
+            }
+            out.print(format == Format.json ? report.json() : report.text());
+            out.flush();
+        } finally {
+            signal.reported();
+        }
+        return report.interrupted ? 130 : 0;
     }
 
-    private String text(ModeOption.Resolved mode, TableOption.Resolved table, StuckClusterScan.Result result,
-            List<OverdueOperations.Overdue> overdue, List<DepartedReport.Row> departed) {
-        StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n")
-                .append(table.line()).append('\n');
-        if (result.waiting()) {
-            out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
-                    .append(" of unknown cluster: recovering nothing now\n");
-        } else if (result.recoveries().isEmpty()) {
-            out.append("no stuck Kubernetes cluster\n");
+    private void scan(Connection c, OperatorDatabase db, ScanReport report, Interruption signal) throws SQLException {
+        report.mode = modeOption.resolve(c);
+        report.table = tableOption.resolve(c, apply);
+        long threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class,
+                report.table.profile()).withHeartbeatThreshold(threshold);
+        DepartedServerJobs departedJobs = new DepartedServerJobs(threshold, includeSilentUp);
+        List<DepartedServerJobs.Job> gone = departedJobs.find(c);
+        StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine, db.source(), report.mode.mode());
+        report.started();
+        if (!failDepartedJobs) {
+            report.departed = DepartedReport.listed(gone, DepartedReport.Action.LISTED, departedJobs);
+        } else if (!apply) {
+            report.departed = DepartedReport.listed(gone, DepartedReport.Action.WOULD_FAIL, departedJobs);
         } else {
-            out.append(apply ? "recovered (compare-and-set):\n" : "would recover (dry run; --apply to perform):\n");
-            for (StuckClusterScan.Finding f : result.recoveries()) {
-                out.append(String.format(Locale.ROOT, "  %d %s %s: %s -> %s: %s [%s]%s%n", f.id(), f.uuid(), f.name(),
-                        f.state(), f.to(), f.reason().description(), f.reason().name(),
-                        f.applied() == null ? "" : f.applied() ? ": done" : ": missed (the cluster moved on), left"));
-            }
+            List<DepartedServerJobs.Outcome> outcomes = departedJobs.fail(db.source(), gone, report::departedCommitted,
+                    signal::requested);
+            report.departed = DepartedReport.applied(outcomes);
+            report.departedLeft = gone.subList(outcomes.size(), gone.size());
         }
-        out.append(OverdueReport.text(overdue));
-        out.append(DepartedReport.text(departed));
-        return out.toString();
+        if (signal.requested()) {
+            report.interrupted = true;
+            report.recoveryPassSkipped = true;
+        } else if (failDepartedJobs && !apply) {
+            Set<Long> failing = gone.stream().filter(departedJobs::wouldFail).map(DepartedServerJobs.Job::jobId)
+                    .collect(Collectors.toSet());
+            report.result = scan.previewAfter(failing);
+        } else {
+            report.result = recover(scan, report, signal);
+        }
+        report.overdue = DepartedReport.withoutDeparted(new OverdueOperations(machine.orphanStates().stream()
+                .map(Enum::name).toList(), overdueAfter).find(c), report.departed);
     }
 
-    private static String json(ModeOption.Resolved mode, TableOption.Resolved table, StuckClusterScan.Result result,
-            List<OverdueOperations.Overdue> overdue, List<DepartedReport.Row> departed) {
-        StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
-                .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
-                .append(", ").append(table.json())
-                .append(", \"waiting\": ").append(result.waiting())
-                .append(", \"unknown_jobs\": ").append(result.unknownJobIds()).append(", \"recoveries\": [");
-        String sep = "";
-        for (StuckClusterScan.Finding f : result.recoveries()) {
-            out.append(sep).append("{\"id\": ").append(f.id()).append(", \"uuid\": ").append(Json.quote(f.uuid()))
-                    .append(", \"name\": ").append(Json.quote(f.name())).append(", \"state\": ").append(Json.quote(f.state()))
-                    .append(", \"to\": ").append(Json.quote(f.to()))
-                    .append(", \"reason\": ").append(Json.quote(f.reason().description()))
-                    .append(", \"reason_code\": ").append(Json.quote(f.reason().name()));
-            if (f.applied() != null) {
-                out.append(", \"applied\": ").append(f.applied());
-            }
-            out.append('}');
-            sep = ", ";
+    /** The recovery pass; applying, it reports each change as it commits and stops at a signal. */
+    private StuckClusterScan.Result recover(StuckClusterScan<State, Event> scan, ScanReport report, Interruption signal)
+            throws SQLException {
+        if (!apply) {
+            return scan.run(false);
         }
-        return out.append("], \"overdue\": ").append(OverdueReport.json(overdue))
-                .append(", \"departed_server_jobs\": ").append(DepartedReport.json(departed)).append("}\n").toString();
+        List<Long> planned = new ArrayList<>();
+        List<Long> reached = new ArrayList<>();
+        scan.setListener(new ScanListener() {
+            @Override
+            public void recoveriesPlanned(List<Long> clusterIds) {
+                planned.addAll(clusterIds);
+            }
+
+            @Override
+            public void beforeRecovery(long clusterId) {
+                if (signal.requested()) {
+                    throw new Interruption.Stopped();
+                }
+                reached.add(clusterId);
+            }
+
+            @Override
+            public void afterRecovery(long clusterId, boolean hit) {
+                report.recoveryCommitted(scan, clusterId, hit);
+            }
+        });
+        try {
+            return scan.run(true);
+        } catch (Interruption.Stopped stopped) {
+            report.interrupted = true;
+            report.recoveriesLeft = planned.subList(reached.size(), planned.size());
+            return null;
+        }
     }
 }

@@ -46,6 +46,20 @@ public final class CloudDbProperties {
         return new DbSettings(urls.get(0), user, password, urls.size() == 1 ? urls : urls.subList(1, urls.size()));
     }
 
+    /**
+     * The properties of {@code file} written ENC(...) although it names no encryption type (or none):
+     * the server uses such a value as written, which is seldom meant. Never their values.
+     */
+    public static List<String> encryptedWithoutEncryption(Path file) throws DbSettingsException {
+        Properties p = load(file);
+        String type = p.getProperty("db.cloud.encryption.type");
+        if (type != null && !type.isBlank() && !type.strip().equals("none")) {
+            return List.of();
+        }
+        return p.stringPropertyNames().stream().filter(n -> n.startsWith("db.cloud."))
+                .filter(n -> p.getProperty(n).strip().startsWith("ENC(")).sorted().toList();
+    }
+
     private static Properties load(Path file) throws DbSettingsException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {

@@ -35,8 +35,11 @@ import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
  * <p>A server is gone when its {@code mshost} row is Down, removed, or has sent no heartbeat for
  * longer than {@code cluster.heartbeat.threshold}, in database time (the signals of the status
  * scanner's owner check), and is not Up with a fresh heartbeat: a row that is Up and beating is
- * never gone, whatever else it says. A job whose msid has no {@code mshost} row proves nothing and
- * is not listed. {@link #fail} ends only Kubernetes cluster jobs, and does to each what
+ * never gone, whatever else it says. A row that still says Up with an old heartbeat may be a server
+ * that is only stalled: its jobs are listed apart ({@link Why#SILENT_UP}) and failed only when the
+ * operator asks for them. A job created after its server's last heartbeat (or less than
+ * {@link #CLOCK_MARGIN_SECONDS} before it) proves that the server was alive then: it is listed,
+ * and never failed. A job whose msid has no {@code mshost} row proves nothing and is not listed. {@link #fail} ends only Kubernetes cluster jobs, and does to each what
  * {@code cleanupLeftOverJobs} does when its server starts: FAILED, result code 530 and its text,
  * {@code job_complete_msid} the server's msid, {@code last_updated} and {@code removed} now, and the
  * job's sync queue item purged; by compare-and-set on {@code job_status = 0}, with the server's row
@@ -50,12 +53,20 @@ public final class DepartedServerJobs {
     public static final String RESULT = "job cancelled because of management server restart or shutdown";
     /** {@code job_status} FAILED. */
     private static final int FAILED = 2;
+    /**
+     * A job created less than this before its server's last heartbeat counts as created after it:
+     * both times have whole seconds, and may come from two servers' clocks (the job's creator and the
+     * server that runs it).
+     */
+    static final int CLOCK_MARGIN_SECONDS = 5;
 
     /** Why a server is gone; the first that holds, in this order. */
     public enum Why {
         REMOVED("its mshost row is removed"),
         DOWN("mshost shows it Down"),
-        SILENT("it has sent no heartbeat for longer than cluster.heartbeat.threshold");
+        SILENT("it has sent no heartbeat for longer than cluster.heartbeat.threshold"),
+        SILENT_UP("mshost still shows it Up, but it has sent no heartbeat for longer than cluster.heartbeat.threshold:"
+                + " it may be stalled rather than gone");
 
         private final String description;
 
@@ -76,7 +87,7 @@ public final class DepartedServerJobs {
      */
     public record Job(long jobId, String jobUuid, String command, Long clusterId, String jobCreated, long msid,
             String serverName, String serverState, String serverRemoved, String lastHeartbeat, Long silentSeconds,
-            Why why) {
+            Why why, boolean createdAfterHeartbeat) {
         /** True for a job of a Kubernetes cluster command. */
         public boolean clusterJob() {
             return clusterId != null;
@@ -85,7 +96,19 @@ public final class DepartedServerJobs {
         /** The same job, acting on {@code cluster}. */
         Job withCluster(Long cluster) {
             return new Job(jobId, jobUuid, command, cluster, jobCreated, msid, serverName, serverState, serverRemoved,
-                    lastHeartbeat, silentSeconds, why);
+                    lastHeartbeat, silentSeconds, why, createdAfterHeartbeat);
+        }
+
+        /** Why {@link #fail} leaves this job, or null when it would fail it. */
+        public String leftBecause(boolean includeSilentUp) {
+            if (!clusterJob()) {
+                return NOT_A_CLUSTER_JOB;
+            }
+            if (createdAfterHeartbeat) {
+                return "created after its server's last heartbeat: the server was alive then";
+            }
+            return why == Why.SILENT_UP && !includeSilentUp
+                    ? "its server's row says Up: it may be stalled (--include-silent-up fails its jobs too)" : null;
         }
     }
 
@@ -93,17 +116,35 @@ public final class DepartedServerJobs {
      * What {@link #fail} did to one job: failed, or left and why (the job ended, its server is back,
      * it is no cluster job, or {@code error}, a database error, which is not printed as it came).
      */
-    public record Outcome(Job job, boolean failed, String missed, SQLException error) {
+    public record Outcome(Job job, boolean failed, String missed, SQLException error, boolean left) {
+        Outcome(Job job, boolean failed, String missed, SQLException error) {
+            this(job, failed, missed, error, false);
+        }
     }
 
     private final long thresholdMillis;
+    private final boolean includeSilentUp;
 
-    /** @param thresholdMillis the deployment's {@code cluster.heartbeat.threshold} */
-    public DepartedServerJobs(long thresholdMillis) {
+    /**
+     * @param thresholdMillis the deployment's {@code cluster.heartbeat.threshold}
+     * @param includeSilentUp whether {@link #fail} also fails the jobs of a row that says Up with an old heartbeat
+     */
+    public DepartedServerJobs(long thresholdMillis, boolean includeSilentUp) {
         if (thresholdMillis <= 0) {
             throw new IllegalArgumentException("heartbeat threshold must be positive: " + thresholdMillis);
         }
         this.thresholdMillis = thresholdMillis;
+        this.includeSilentUp = includeSilentUp;
+    }
+
+    /** Whether {@link #fail} would fail {@code job}: the same rule the dry run shows. */
+    public boolean wouldFail(Job job) {
+        return whyLeft(job) == null;
+    }
+
+    /** Why {@link #fail} leaves {@code job} without trying it, or null when it would fail it. */
+    public String whyLeft(Job job) {
+        return job.leftBecause(includeSilentUp);
     }
 
     /** The gone condition on {@code mshost m}, with two parameters, the threshold in ms; {@code now} is the clock's SQL. */
@@ -140,7 +181,8 @@ public final class DepartedServerJobs {
             return jobs;
         }
         String sql = "SELECT j.id, j.uuid, j.job_cmd, j.created, m.msid, m.name, m.state, m.removed, m.last_update,"
-                + " TIMESTAMPDIFF(SECOND, m.last_update, " + now + ")"
+                + " TIMESTAMPDIFF(SECOND, m.last_update, " + now + "), CASE WHEN TIMESTAMPDIFF(SECOND, j.created,"
+                + " m.last_update) < " + CLOCK_MARGIN_SECONDS + " THEN 1 ELSE 0 END"
                 + " FROM async_job j JOIN mshost m ON m.msid = COALESCE(j.job_executing_msid, j.job_init_msid)"
                 + " WHERE j.job_status = " + AsyncJobLookup.IN_PROGRESS + " AND " + gone(now) + " ORDER BY j.id";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -151,9 +193,11 @@ public final class DepartedServerJobs {
                     String state = rs.getString(7);
                     long age = rs.getLong(10);
                     Long silent = rs.wasNull() ? null : age;
-                    Why why = removed != null ? Why.REMOVED : "Down".equalsIgnoreCase(state) ? Why.DOWN : Why.SILENT;
+                    Why why = removed != null ? Why.REMOVED : "Down".equalsIgnoreCase(state) ? Why.DOWN
+                            : "Up".equalsIgnoreCase(state) ? Why.SILENT_UP : Why.SILENT;
                     jobs.add(new Job(rs.getLong(1), rs.getString(2), rs.getString(3), null, DatabaseTime.text(rs.getObject(4)),
-                            rs.getLong(5), rs.getString(6), state, removed, DatabaseTime.text(rs.getObject(9)), silent, why));
+                            rs.getLong(5), rs.getString(6), state, removed, DatabaseTime.text(rs.getObject(9)), silent, why,
+                            rs.getInt(11) == 1));
                 }
             }
         }
@@ -183,27 +227,45 @@ public final class DepartedServerJobs {
      * job's outcome, and the others are still tried.
      */
     public List<Outcome> fail(ConnectionSource source, List<Job> jobs) {
+        return fail(source, jobs, o -> { }, () -> false);
+    }
+
+    /**
+     * {@link #fail}, each outcome given to {@code committed} as soon as its transaction ends; stops
+     * before the next job once {@code stop} says so (the jobs not reached are not in the result).
+     */
+    public List<Outcome> fail(ConnectionSource source, List<Job> jobs, java.util.function.Consumer<Outcome> committed,
+            java.util.function.BooleanSupplier stop) {
         List<Outcome> out = new ArrayList<>(jobs.size());
         for (Job job : jobs) {
-            if (!job.clusterJob()) {
-                out.add(new Outcome(job, false, NOT_A_CLUSTER_JOB, null));
-                continue;
+            if (stop.getAsBoolean()) {
+                break;
             }
-            try (Connection c = source.open()) {
-                c.setAutoCommit(false);
-                try {
-                    Outcome o = failOne(c, job);
-                    c.commit();
-                    out.add(o);
-                } catch (SQLException | RuntimeException e) {
-                    c.rollback();
-                    throw e;
-                }
-            } catch (SQLException e) {
-                out.add(new Outcome(job, false, "a database error", e));
-            }
+            Outcome o = failOrLeave(source, job);
+            out.add(o);
+            committed.accept(o);
         }
         return out;
+    }
+
+    private Outcome failOrLeave(ConnectionSource source, Job job) {
+        String left = whyLeft(job);
+        if (left != null) {
+            return new Outcome(job, false, left, null, true);
+        }
+        try (Connection c = source.open()) {
+            c.setAutoCommit(false);
+            try {
+                Outcome o = failOne(c, job);
+                c.commit();
+                return o;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            return new Outcome(job, false, "a database error", e);
+        }
     }
 
     /** Why {@link #fail} leaves a job that is no Kubernetes cluster job. */
@@ -232,14 +294,17 @@ public final class DepartedServerJobs {
         try (PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = " + FAILED
                 + ", job_result_code = ?, job_result = ?, job_complete_msid = ?, last_updated = " + now
                 + ", removed = " + now + " WHERE id = ? AND job_status = " + AsyncJobLookup.IN_PROGRESS
-                + " AND COALESCE(job_executing_msid, job_init_msid) = ?")) {
+                + " AND COALESCE(job_executing_msid, job_init_msid) = ?"
+                + " AND TIMESTAMPDIFF(SECOND, created, (SELECT m.last_update FROM mshost m WHERE m.msid = ?)) >= "
+                + CLOCK_MARGIN_SECONDS)) {
             ps.setInt(1, RESULT_CODE);
             ps.setString(2, RESULT);
             ps.setLong(3, job.msid());
             ps.setLong(4, job.jobId());
             ps.setLong(5, job.msid());
+            ps.setLong(6, job.msid());
             if (ps.executeUpdate() == 0) {
-                return new Outcome(job, false, "the job has ended", null);
+                return new Outcome(job, false, "the job has ended, or its server has beaten since it was created", null);
             }
         }
         purgeQueueItem(c, job.jobId(), now);

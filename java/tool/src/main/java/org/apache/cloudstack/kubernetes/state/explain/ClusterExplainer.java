@@ -69,9 +69,10 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         List<Long> liveClusterJobs = new ArrayList<>();
         List<OverdueOperations.Overdue> late;
         List<DepartedServerJobs.Job> departed;
+        List<ClusterExplanation.Cluster> namesakes = new ArrayList<>();
         try (Connection c = source.open()) {
             boolean fencedColumns = CloudStackSchema.fenceColumns(c) == CloudStackSchema.FenceColumns.ALL;
-            cluster = find(c, clusterRef, fencedColumns);
+            cluster = find(c, clusterRef, fencedColumns, namesakes);
             jobs = jobs(c, cluster);
             servers = servers(c, cluster, jobs);
             for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup().inProgressClusterJobs(c).jobs()) {
@@ -82,14 +83,15 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                 }
             }
             long id = cluster.id();
-            departed = new DepartedServerJobs(machine.heartbeatThresholdMillis()).find(c).stream()
+            departed = new DepartedServerJobs(machine.heartbeatThresholdMillis(), false).find(c).stream()
                     .filter(j -> j.clusterJob() && (j.clusterId() == id || j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER))
                     .toList();
             // A departed server's job is listed there, with its own advice, not as a live overdue one.
             Set<Long> departedJobs = DepartedServerJobs.ids(departed);
             late = overdue.find(c).stream().filter(o -> o.id() == id && !departedJobs.contains(o.jobId())).toList();
         }
-        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late, departed);
+        return new ClusterExplanation(cluster, jobs, servers, unknown, verdict(cluster, liveClusterJobs), late, departed,
+                namesakes);
     }
 
     private ClusterExplanation.Verdict verdict(ClusterExplanation.Cluster cluster, List<Long> liveJobs) {
@@ -131,8 +133,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
      * after a delete: a name picks the cluster that is not removed; removed namesakes count only when
      * no live cluster has the name.
      */
-    private static ClusterExplanation.Cluster find(Connection c, String ref, boolean fencedColumns)
-            throws SQLException, NotFound {
+    private static ClusterExplanation.Cluster find(Connection c, String ref, boolean fencedColumns,
+            List<ClusterExplanation.Cluster> namesakes) throws SQLException, NotFound {
         String columns = "id, uuid, name, state, cluster_type, removed"
                 + (fencedColumns ? ", " + String.join(", ", CloudStackSchema.FENCE_COLUMNS) : "");
         boolean numeric = ref.matches("[0-9]{1,18}");
@@ -157,6 +159,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         }
         for (ClusterExplanation.Cluster k : found) {
             if (numeric && String.valueOf(k.id()).equals(ref) || ref.equalsIgnoreCase(k.uuid())) {
+                found.stream().filter(o -> o.id() != k.id() && ref.equalsIgnoreCase(o.name())).forEach(namesakes::add);
                 return k;
             }
         }

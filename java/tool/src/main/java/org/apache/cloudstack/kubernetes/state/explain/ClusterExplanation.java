@@ -10,10 +10,12 @@ import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
  * What an operator asks about one cluster: its row, the jobs that name it, the management
  * servers involved, the jobs of unknown cluster that make the scanner wait, the scanner's verdict
  * now, and the IN_PROGRESS jobs of departed servers that hold it (naming it, or of unknown cluster).
- * Read-only; every time is the database's, as text.
+ * Read-only; every time is the database's, as text. {@code namesakes}: the other clusters whose name is
+ * the id or uuid that picked this one (an id wins over a name, and the operator should know).
  */
 public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> servers, List<Long> unknownClusterJobIds,
-        Verdict verdict, List<OverdueOperations.Overdue> overdue, List<DepartedServerJobs.Job> departedServerJobs) {
+        Verdict verdict, List<OverdueOperations.Overdue> overdue, List<DepartedServerJobs.Job> departedServerJobs,
+        List<Cluster> namesakes) {
 
     /** The {@code kubernetes_cluster} row; {@code version} and owner only where the fenced columns exist. */
     public record Cluster(long id, String uuid, String name, String state, String clusterType, String removed,
@@ -56,5 +58,6 @@ public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> s
         servers = List.copyOf(servers);
         unknownClusterJobIds = List.copyOf(unknownClusterJobIds);
         overdue = List.copyOf(overdue);
+        namesakes = List.copyOf(namesakes);
     }
 }

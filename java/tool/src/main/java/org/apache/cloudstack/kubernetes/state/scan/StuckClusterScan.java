@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
 import org.apache.cloudstack.kubernetes.state.Owner;
@@ -17,6 +18,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
+import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
 
 /**
  * The operator's way out for clusters stuck today: one pass of the status scanner itself, in the
@@ -30,8 +32,11 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
             Boolean applied) {
     }
 
-    /** The outcome: waiting (an unknown-cluster job is in progress) or the recoveries. */
-    public record Result(boolean waiting, List<Long> unknownJobIds, List<Finding> recoveries) {
+    /**
+     * The outcome: waiting (an unknown-cluster job is in progress) or the recoveries; {@code candidates}:
+     * how many clusters are in an operation's state (those not recovered have a live operation).
+     */
+    public record Result(boolean waiting, List<Long> unknownJobIds, List<Finding> recoveries, int candidates) {
         public Result {
             unknownJobIds = List.copyOf(unknownJobIds);
             recoveries = List.copyOf(recoveries);
@@ -51,27 +56,48 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
                 source), () -> TOOL);
     }
 
+    /** The pass: applied, or planned without writing. */
     public Result run(boolean apply) throws SQLException {
-        RecoveryResult<S> report = scanner.orphanRecovery(apply);
+        return result(scanner.orphanRecovery(apply));
+    }
+
+    /** The pass planned, writing nothing, as it would run once {@code endedJobs} have ended (failed). */
+    public Result previewAfter(Set<Long> endedJobs) throws SQLException {
+        return result(scanner.orphanRecoveryPreviewAfter(endedJobs));
+    }
+
+    /** Observes the applying pass: each compare-and-set as it commits; a listener that throws stops it there. */
+    public void setListener(ScanListener listener) {
+        scanner.setListener(listener);
+    }
+
+    /** The uuid and name of one cluster, for a line printed as its recovery commits. */
+    public String[] uuidAndName(long clusterId) throws SQLException {
+        return names(List.of(clusterId)).getOrDefault(clusterId, new String[2]);
+    }
+
+    private Result result(RecoveryResult<S> report) throws SQLException {
         if (report.kind() == RecoveryResult.Kind.WAITED) {
-            return new Result(true, report.unknownJobIds(), List.of());
+            return new Result(true, report.unknownJobIds(), List.of(), report.candidateIds().size());
         }
-        Map<Long, String[]> names = names(report.planned());
+        Map<Long, String[]> names = names(report.planned().stream().map(RecoveryResult.Planned::clusterId).toList());
         List<Finding> findings = new ArrayList<>();
         for (RecoveryResult.Planned<S> p : report.planned()) {
             String[] uuidAndName = names.getOrDefault(p.clusterId(), new String[2]);
             findings.add(new Finding(p.clusterId(), uuidAndName[0], uuidAndName[1], p.from().name(), p.to().name(),
                     p.reason(), p.hit()));
         }
-        return new Result(false, List.of(), findings);
+        return new Result(false, List.of(), findings, report.candidateIds().size());
     }
 
-    /** The uuid and name of each planned cluster, for the report. */
-    private Map<Long, String[]> names(List<RecoveryResult.Planned<S>> planned) throws SQLException {
+    /** The uuid and name of each cluster, for the report. */
+    private Map<Long, String[]> names(List<Long> ids) throws SQLException {
         Map<Long, String[]> out = new HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
         try (Connection c = source.open()) {
-            InChunks.query(c, "SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ", "",
-                    planned.stream().map(RecoveryResult.Planned::clusterId).toList(), InChunks.LONGS,
+            InChunks.query(c, "SELECT id, uuid, name FROM kubernetes_cluster WHERE id IN ", "", ids, InChunks.LONGS,
                     rs -> out.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3)}));
         }
         return out;

@@ -2,18 +2,22 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.text;
 
-/** A date or time column as the tool prints it: as the database gives it, without fractions of a second. */
+/**
+ * A date or time column as the tool prints it: as the database gives it, without fractions of a second,
+ * with its zone. CloudStack writes its times in UTC (its session's time_zone, and GMT dates from
+ * {@code DateUtil}), and so does every writer the tool knows.
+ */
 public final class DatabaseTime {
     private DatabaseTime() {
     }
 
-    /** The column's value as text ({@code 2026-12-01 09:14:02}), or null. */
+    /** The column's value as text ({@code 2026-12-01 09:14:02 UTC}), or null. */
     public static String text(Object value) {
         if (value == null) {
             return null;
         }
         String s = value.toString().replace('T', ' ');
         int dot = s.indexOf('.');
-        return dot > 0 ? s.substring(0, dot) : s;
+        return (dot > 0 ? s.substring(0, dot) : s) + " UTC";
     }
 }

@@ -30,7 +30,7 @@ public final class Json {
                     out.append("\\t");
                     break;
                 default:
-                    if (ch < 0x20) {
+                    if (Terminal.actsOn(ch)) {
                         out.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
                     } else {
                         out.append(ch);

@@ -82,7 +82,7 @@ class DbPropertiesCliTest {
         ToolRun scan = ToolRun.of("scan", "--db-properties", props.toString());
         assertEquals(0, scan.code(), scan.err());
         assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
-                + "no stuck Kubernetes cluster\n", scan.out());
+                + "no stuck Kubernetes cluster: none is in an operation's state\n", scan.out());
         ToolRun explain = ToolRun.of("explain", "nowhere", "--db-properties", props.toString());
         assertEquals(1, explain.code());
         assertEquals("cks-state explain: no Kubernetes cluster has the id, uuid or name 'nowhere'", explain.err().strip());
@@ -111,5 +111,22 @@ class DbPropertiesCliTest {
         assertEquals(2, both.code());
         assertEquals("cks-state scan: give either --jdbc-url or --db-properties, not both\ntry 'cks-state scan --help'\n",
                 both.err());
+    }
+
+    /** db.cloud.password written ENC(...) with db.cloud.encryption.type none: used as written, and said so. */
+    @Test
+    void anEncValueReadWithoutEncryptionIsSaidToBeOne() throws Exception {
+        ToolDatabase.MARIADB.reset();
+        String enc = encV2(SECRET, KEY);
+        ToolRun run = ToolRun.of("scan", "--db-properties", dbProperties("jdbc:mysql", enc, "none").toString());
+        assertEquals(1, run.code(), run.out() + run.err());
+        assertTrue(run.err().contains(": note: ") && run.err().contains("db.cloud.password is written ENC(...) but"
+                + " db.cloud.encryption.type is none"), run.err());
+        assertTrue(run.err().contains("access denied"), "the ENC(...) text is the password the server would try: " + run.err());
+        assertFalse(run.err().contains(enc) || run.err().contains(SECRET), run.err());
+        String[] s = server();
+        ToolRun plain = ToolRun.of("scan", "--db-properties", dbProperties("jdbc:mysql", s[4], "none").toString());
+        assertEquals(0, plain.code(), plain.err());
+        assertFalse(plain.err().contains("note:"), plain.err());
     }
 }

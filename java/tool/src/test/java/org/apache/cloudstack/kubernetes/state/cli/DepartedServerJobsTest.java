@@ -34,6 +34,8 @@ class DepartedServerJobsTest {
     private static final long SILENT = 7004;
     private static final long QUIET = 7005;
     private static final long UP_REMOVED = 7006;
+    /** Says Up, silent 10 minutes: its scale job was created 4 minutes after that last heartbeat. */
+    private static final long STALLED = 7007;
     private static final long UNKNOWN_SERVER = 7999;
 
     private long scalingOld;
@@ -55,6 +57,8 @@ class DepartedServerJobsTest {
     private long noServerRowJob;
     private long upRemovedJob;
     private long scalingUpRemoved;
+    private long scalingStalled;
+    private long stalledJob;
 
     /** Five servers (Up, Down, removed, silent 200 s, quiet 20 s) and IN_PROGRESS jobs on each. */
     private void build(ToolDatabase db) throws SQLException {
@@ -68,10 +72,11 @@ class DepartedServerJobsTest {
             rows.mshost(UP_REMOVED).state("Up").runid(16).heartbeatAge(5).removed(true).insert();
             rows.mshost(SILENT).state("Up").runid(14).heartbeatAge(200).insert();
             rows.mshost(QUIET).state("Up").runid(15).heartbeatAge(20).insert();
+            rows.mshost(STALLED).state("Up").runid(17).heartbeatAge(600).insert();
             // A 4.19.0 server's scale: instance_type 'None', the cluster only in job_cmd_info.
             scalingOld = rows.cluster("scaling-old-server", "Scaling");
             oldJob = rows.job().shape(JobShape.BEFORE_4_19_1).cluster(scalingOld, "uuid-scaling-old-server")
-                    .msid(DOWN).age(4000).insert(); // past the scale timeout, but no live operation: not overdue
+                    .msid(DOWN).age(4100).insert(); // past the scale timeout, but no live operation: not overdue
             upgradingSilent = rows.cluster("upgrading-silent", "Upgrading");
             silentJob = rows.job().cmd(ClusterCommands.UPGRADE).cluster(upgradingSilent, "uuid-upgrading-silent")
                     .msid(SILENT).age(300).insert();
@@ -81,7 +86,7 @@ class DepartedServerJobsTest {
             // Queued by the Down server, never picked up: job_executing_msid NULL, job_init_msid counts.
             stoppingQueued = rows.cluster("stopping-queued", "Stopping");
             initOnlyJob = rows.job().cmd(ClusterCommands.STOP).cluster(stoppingQueued, "uuid-stopping-queued")
-                    .msids(DOWN, null).age(100).insert();
+                    .msids(DOWN, null).age(4100).insert();
             vmJob = rows.job().cmd("org.apache.cloudstack.api.command.user.vm.StartVMCmd").instanceType("VirtualMachine")
                     .instance(99L).msid(DOWN).insert();
             scalingLive = rows.cluster("scaling-live", "Scaling");
@@ -98,6 +103,9 @@ class DepartedServerJobsTest {
             stoppingUnknownServer = rows.cluster("stopping-unknown-server", "Stopping");
             noServerRowJob = rows.job().cmd(ClusterCommands.STOP)
                     .cluster(stoppingUnknownServer, "uuid-stopping-unknown-server").msid(UNKNOWN_SERVER).insert();
+            // Created 360 s ago, its server's last heartbeat 600 s ago: the server was alive when it made it.
+            scalingStalled = rows.cluster("scaling-stalled", "Scaling");
+            stalledJob = rows.job().cluster(scalingStalled, "uuid-scaling-stalled").msid(STALLED).age(360).insert();
         }
     }
 
@@ -108,7 +116,7 @@ class DepartedServerJobsTest {
         ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
         assertEquals(0, text.code(), text.err());
         String section = text.out().substring(text.out().indexOf("departed_server_jobs:"));
-        for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob)) {
+        for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob, vmJob, stalledJob)) {
             assertTrue(section.contains("  job " + job + " "), job + " listed: " + section);
         }
         for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob, upRemovedJob)) {
@@ -116,10 +124,16 @@ class DepartedServerJobsTest {
         }
         assertTrue(section.contains("job " + oldJob + " ScaleKubernetesClusterCmd, Kubernetes cluster " + scalingOld
                 + ", created "), section);
+        assertTrue(java.util.regex.Pattern.compile("job " + oldJob + " [^\\n]*, created \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d"
+                + " UTC; msid [^\\n]* \\(Down, last heartbeat \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC, ").matcher(section).find(),
+                "times carry their zone: " + section);
         assertTrue(section.contains("msid " + DOWN + " ms-" + DOWN + ": mshost shows it Down (Down, last heartbeat "), section);
         assertTrue(section.contains("job " + vmJob + " StartVMCmd, not a Kubernetes cluster job"), section);
-        assertTrue(section.contains("msid " + SILENT + " ms-" + SILENT + ": it has sent no heartbeat for longer than"
-                + " cluster.heartbeat.threshold (Up, last heartbeat "), section);
+        assertTrue(section.contains("msid " + SILENT + " ms-" + SILENT + ": mshost still shows it Up, but it has sent no"
+                + " heartbeat for longer than cluster.heartbeat.threshold: it may be stalled rather than gone (Up, last"
+                + " heartbeat "), section);
+        assertTrue(section.contains("may be stalled (a long garbage") && section.contains("--include-silent-up --apply"),
+                "a row that says Up gets its own advice: " + section);
         assertTrue(section.contains("msid " + REMOVED + " ms-" + REMOVED + ": its mshost row is removed"), section);
         assertTrue(section.contains("cks-state scan --fail-departed-jobs --apply"), section);
         // Compat: the live-looking jobs keep their clusters; nothing is recovered yet.
@@ -135,7 +149,8 @@ class DepartedServerJobsTest {
                 departed);
         assertTrue(departed.contains("\"why_code\": \"DOWN\", \"action\": \"listed\"}"), departed);
         assertTrue(departed.contains("\"cluster_job\": false, \"cluster_id\": null"), departed);
-        assertEquals(5, departed.split("\"job_id\"", -1).length - 1, departed);
+        assertEquals(6, departed.split("\"job_id\"", -1).length - 1, departed);
+        assertTrue(departed.contains("\"why_code\": \"SILENT_UP\""), departed);
 
         ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), "scaling-old-server");
         assertTrue(explain.out().contains("departed_server_jobs:") && explain.out().contains("  job " + oldJob + " "),
@@ -167,24 +182,27 @@ class DepartedServerJobsTest {
         assertEquals(0, run.code(), run.err());
         assertTrue(run.out().contains("  job " + oldJob + " ") && run.out().contains(": failed (530)"), run.out());
         assertTrue(run.out().contains("  job " + vmJob + " StartVMCmd, not a Kubernetes cluster job")
-                && run.out().contains(": left to its server's start, which also cleans up its resources"), run.out());
+                && run.out().contains(": left: not a Kubernetes cluster job: its server's start also cleans up its resources"), run.out());
         try (Connection c = db.connect()) {
-            for (long job : List.of(oldJob, silentJob, removedJob, initOnlyJob)) {
-                long msid = job == silentJob ? SILENT : job == removedJob ? REMOVED : DOWN;
+            for (long job : List.of(oldJob, removedJob, initOnlyJob)) {
+                long msid = job == removedJob ? REMOVED : DOWN;
                 assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 2"
                         + " AND job_result_code = 530 AND job_result = '" + DepartedServerJobs.RESULT + "'"
                         + " AND job_complete_msid = " + msid + " AND removed IS NOT NULL AND last_updated IS NOT NULL"),
                         "job " + job + " failed as cleanupLeftOverJobs fails it");
             }
             // Not a cluster job: left to its server's start, which also cleans up its VM.
-            for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob, upRemovedJob, vmJob)) {
+            // A row that says Up waits for --include-silent-up; a job newer than its server's heartbeat is never failed.
+            for (long job : List.of(liveJob, quietJob, executedElsewhereJob, noServerRowJob, upRemovedJob, vmJob, silentJob,
+                    stalledJob)) {
                 assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + job + " AND job_status = 0"
                         + " AND job_complete_msid IS NULL AND removed IS NULL"), "job " + job + " untouched");
             }
             CloudStackRows rows = CloudStackRows.on(c);
             // The recovery pass of the same run sees them ended.
             assertEquals("Alert", rows.state(scalingOld));
-            assertEquals("Alert", rows.state(upgradingSilent));
+            assertEquals("Upgrading", rows.state(upgradingSilent));
+            assertEquals("Scaling", rows.state(scalingStalled));
             assertEquals("Alert", rows.state(startingRemoved));
             assertEquals("Alert", rows.state(stoppingQueued));
             assertEquals("Scaling", rows.state(scalingLive));
@@ -193,9 +211,64 @@ class DepartedServerJobsTest {
             assertEquals("Stopping", rows.state(stoppingElsewhere));
             assertEquals("Stopping", rows.state(stoppingUnknownServer));
         }
+        assertTrue(run.out().contains("  job " + silentJob + " ") && run.out().contains(": left: its server's row says Up"),
+                run.out());
         ToolRun again = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--apply");
         assertTrue(again.out().contains("  job " + vmJob + " ") && !again.out().contains("  job " + oldJob + " "),
-                "only the job left to its server: " + again.out());
+                "only the jobs left: " + again.out());
+        ToolRun silentToo = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--include-silent-up",
+                "--apply");
+        assertEquals(0, silentToo.code(), silentToo.err());
+        try (Connection c = db.connect()) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + silentJob + " AND job_status = 2"
+                    + " AND job_result_code = 530 AND job_complete_msid = " + SILENT), "the opt-in fails a silent Up row's job");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM async_job WHERE id = " + stalledJob + " AND job_status = 0"),
+                    "never a job created after its server's last heartbeat");
+            assertEquals("Alert", CloudStackRows.on(c).state(upgradingSilent));
+            assertEquals("Scaling", CloudStackRows.on(c).state(scalingStalled));
+        }
+    }
+
+    /**
+     * The trial's case: a server whose row says Up, silent 10 minutes, and its scale job created 4
+     * minutes after that heartbeat (the server was alive then). Listed with its own wording and never
+     * failed, even with --include-silent-up; no advice to start a server that may be running.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void aJobNewerThanItsServersLastHeartbeatIsNeverFailed(ToolDatabase db) throws SQLException {
+        db.reset();
+        long cluster;
+        long job;
+        long sameSecond;
+        long sameSecondJob;
+        try (Connection c = db.connect()) {
+            CloudStackRows rows = CloudStackRows.on(c);
+            rows.mshost(STALLED).state("Up").runid(17).heartbeatAge(600).insert();
+            cluster = rows.cluster("scaling-stalled", "Scaling");
+            job = rows.job().cluster(cluster, "uuid-scaling-stalled").msid(STALLED).age(360).insert();
+            // 2 s before that heartbeat: within the clocks' margin (whole seconds, two servers' clocks).
+            sameSecond = rows.cluster("stopping-stalled", "Stopping");
+            sameSecondJob = rows.job().cmd(ClusterCommands.STOP).cluster(sameSecond, "uuid-stopping-stalled").msid(STALLED)
+                    .age(602).insert();
+        }
+        ToolRun listed = ToolRun.of("scan", "--jdbc-url", db.url());
+        assertEquals(0, listed.code(), listed.err());
+        assertTrue(listed.out().contains("  job " + job + " ") && listed.out().contains("mshost still shows it Up")
+                && listed.out().contains("never failed: created after its server's last heartbeat"), listed.out());
+        assertFalse(listed.out().contains("Start that management server again"), listed.out());
+        assertTrue(listed.out().contains("no stuck Kubernetes cluster: 2 cluster(s) in an operation's state, left alone"),
+                listed.out());
+        ToolRun applied = ToolRun.of("scan", "--jdbc-url", db.url(), "--fail-departed-jobs", "--include-silent-up", "--apply");
+        assertEquals(0, applied.code(), applied.err());
+        assertTrue(applied.out().contains(": left: created after its server's last heartbeat: the server was alive then"),
+                applied.out());
+        try (Connection c = db.connect()) {
+            assertEquals(2, count(c, "SELECT COUNT(*) FROM async_job WHERE id IN (" + job + ", " + sameSecondJob
+                    + ") AND job_status = 0"));
+            assertEquals("Scaling", CloudStackRows.on(c).state(cluster));
+            assertEquals("Stopping", CloudStackRows.on(c).state(sameSecond));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -214,7 +287,7 @@ class DepartedServerJobsTest {
     @EnumSource(ToolDatabase.class)
     void aServerBackOrAJobEndedBeforeTheWriteIsMissedAndLeft(ToolDatabase db) throws SQLException {
         build(db);
-        DepartedServerJobs departed = new DepartedServerJobs(CloudStackConfiguration.DEFAULT_HEARTBEAT_THRESHOLD_MILLIS);
+        DepartedServerJobs departed = new DepartedServerJobs(CloudStackConfiguration.DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, true);
         List<DepartedServerJobs.Job> found;
         try (Connection c = db.connect()) {
             found = departed.find(c);
@@ -227,15 +300,17 @@ class DepartedServerJobsTest {
         }
         List<DepartedServerJobs.Outcome> outcomes = departed.fail(db::connect, found);
         assertEquals(found.size(), outcomes.size(), "an outcome for every job found");
-        assertEquals(5, outcomes.size(), outcomes.toString());
+        assertEquals(6, outcomes.size(), outcomes.toString());
         for (DepartedServerJobs.Outcome o : outcomes) {
             long job = o.job().jobId();
             if (job == silentJob) {
                 assertEquals("its management server is back", o.missed());
             } else if (job == oldJob) {
-                assertEquals("the job has ended", o.missed());
+                assertEquals("the job has ended, or its server has beaten since it was created", o.missed());
             } else if (job == vmJob) {
                 assertEquals(DepartedServerJobs.NOT_A_CLUSTER_JOB, o.missed());
+            } else if (job == stalledJob) {
+                assertTrue(o.left() && o.missed().startsWith("created after its server's last heartbeat"), o.toString());
             } else {
                 assertTrue(o.failed(), o.toString());
             }

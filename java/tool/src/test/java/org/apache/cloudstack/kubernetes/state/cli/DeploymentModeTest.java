@@ -113,14 +113,19 @@ class DeploymentModeTest {
         try {
             ToolRun partial = ToolRun.of("scan", "--jdbc-url", db.url());
             assertEquals(1, partial.code(), partial.out());
-            assertTrue(partial.err().startsWith("cks-state scan: --mode auto: kubernetes_cluster has only [state_version]"
-                    + " of the fenced columns"), partial.err());
+            assertEquals("cks-state scan: --mode auto: kubernetes_cluster has the fence columns [state_version] of 4, no"
+                    + " trigger " + CloudStackSchema.VERSION_TRIGGER + ": a fenced migration was cut short; finish it"
+                    + " (cks-state schema --migrate fenced --apply) or undo it (cks-state schema --migrate compat --apply)\n",
+                    partial.err());
             ToolRun schema = ToolRun.of("schema", "--jdbc-url", db.url(), "--format", "json");
             assertEquals("{\"mode\": \"partial\", \"trigger\": false, " + ToolDatabase.TABLE_JSON + "}\n", schema.out(),
                     schema.err());
+            // The migration up completes it: the three missing columns and the trigger.
             ToolRun up = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
-            assertEquals(1, up.code());
-            assertTrue(up.err().contains("a migration was cut short"), up.err());
+            assertEquals(0, up.code(), up.err());
+            assertFalse(up.out().contains("`state_version` bigint"), up.out());
+            assertTrue(up.out().contains("`op_owner_msid` bigint") && up.out().contains("TRIGGER `"
+                    + CloudStackSchema.VERSION_TRIGGER + "`") && up.out().contains("a migration was cut short"), up.out());
         } finally {
             unmigrated(db);
         }
@@ -156,24 +161,28 @@ class DeploymentModeTest {
             ToolRun dry = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
             assertEquals(0, dry.code(), dry.err());
             assertTrue(dry.out().startsWith("would run (dry run; --apply to perform):\n  ALTER TABLE `kubernetes_cluster`"
-                    + " ADD COLUMN `state_version`"), dry.out());
-            assertTrue(dry.out().contains("CREATE TRIGGER `" + CloudStackSchema.VERSION_TRIGGER + "`"), dry.out());
+                    + " ADD "), dry.out());
+            assertTrue(dry.out().contains(" TRIGGER `" + CloudStackSchema.VERSION_TRIGGER + "`"), dry.out());
             assertTrue(dry.out().endsWith("mode: compat (kubernetes_cluster has none of the fence columns)\ntrigger: "
                     + CloudStackSchema.VERSION_TRIGGER + " absent\n" + ToolDatabase.TABLE_LINE),
                     "a dry run changes nothing: " + dry.out());
             try (Connection c = db.connect()) {
                 assertEquals(CloudStackSchema.FenceColumns.NONE, CloudStackSchema.fenceColumns(c));
             }
-            ToolRun up = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--apply", "--format", "json");
+            ToolRun up = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--apply", "--definer",
+                    "cks@127.0.0.1", "--format", "json");
             assertEquals(0, up.code(), up.err());
             assertTrue(up.out().startsWith("{\"mode\": \"fenced\", \"trigger\": true, " + ToolDatabase.TABLE_JSON
+                    + (db == ToolDatabase.H2 ? "" : ", \"definer\": \"'cks'@'127.0.0.1'\"")
                     + ", \"migration\": \"fenced\", \"applied\": true, \"statements\": [\"ALTER TABLE"), up.out());
             assertEquals("{\"mode\": \"fenced\", \"trigger\": true, " + ToolDatabase.TABLE_JSON + "}\n",
                     ToolRun.of("schema", "--jdbc-url", db.url(), "--format", "json").out());
             ToolRun again = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced");
             assertFalse(again.out().contains("ALTER TABLE"), "only the trigger is (re)created: " + again.out());
             ToolRun downDry = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "compat");
-            assertTrue(downDry.out().contains("ALTER TABLE `kubernetes_cluster` DROP COLUMN `op_job_id`;"), downDry.out());
+            assertTrue(downDry.out().contains("DROP TRIGGER `" + CloudStackSchema.VERSION_TRIGGER + "`;\n  ALTER TABLE"
+                    + " `kubernetes_cluster` DROP COLUMN `state_version`,") && downDry.out().contains("`op_job_id`;"),
+                    downDry.out());
             try (Connection c = db.connect()) {
                 assertEquals(CloudStackSchema.FenceColumns.ALL, CloudStackSchema.fenceColumns(c), "dry run");
             }
@@ -214,5 +223,69 @@ class DeploymentModeTest {
                 shorter.out());
         ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), "silent-owner");
         assertTrue(explain.out().contains("HEARTBEAT_STALE"), explain.out());
+    }
+
+    /**
+     * The fence stays while the deployment is configured fenced (its servers would not start without
+     * it): --migrate compat --apply refuses, naming the way; the dry run shows; the explicit option
+     * goes ahead.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void compatIsRefusedWhileTheDeploymentIsConfiguredFenced(ToolDatabase db) throws SQLException {
+        migrated(db);
+        try (Connection c = db.connect()) {
+            CloudStackRows.on(c).setting(org.apache.cloudstack.kubernetes.state.StateMode.CONFIG_KEY, "fenced", "compat");
+        }
+        try {
+            ToolRun refused = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "compat", "--apply");
+            assertEquals(1, refused.code(), refused.out() + refused.err());
+            assertTrue(refused.err().startsWith("cks-state schema: --migrate compat --apply refused, nothing changed:"
+                    + " cloud.kubernetes.cluster.state.mode is 'fenced'") && refused.err().contains("--even-if-configured-fenced"),
+                    refused.err());
+            assertStage(db, org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage.FENCED);
+            ToolRun dry = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "compat");
+            assertEquals(0, dry.code(), dry.err());
+            ToolRun forced = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "compat", "--apply",
+                    "--even-if-configured-fenced");
+            assertEquals(0, forced.code(), forced.err());
+            assertStage(db, org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage.COMPAT);
+        } finally {
+            unmigrated(db);
+        }
+    }
+
+    /** On MariaDB, --apply with --jdbc-url needs the trigger's definer named; named, it is the trigger's. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = ToolDatabase.class, names = {"MARIADB", "CONNECTOR_J"})
+    void theTriggersDefinerIsCloudStacksAccount(ToolDatabase db) throws SQLException {
+        unmigrated(db);
+        try {
+            ToolRun unnamed = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--apply");
+            assertEquals(1, unnamed.code(), unnamed.out() + unnamed.err());
+            assertTrue(unnamed.err().contains("--definer") && unnamed.err().contains("nothing changed"), unnamed.err());
+            assertStage(db, org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage.COMPAT);
+            ToolRun named = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--apply", "--definer",
+                    "cks@127.0.0.1", "--format", "json");
+            assertEquals(0, named.code(), named.err());
+            assertTrue(named.out().contains("\"definer\": \"'cks'@'127.0.0.1'\""), named.out());
+            try (Connection c = db.connect(); Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                    "SELECT DEFINER FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()")) {
+                assertTrue(rs.next());
+                assertEquals("cks@127.0.0.1", rs.getString(1));
+            }
+            ToolRun bad = ToolRun.of("schema", "--jdbc-url", db.url(), "--migrate", "fenced", "--definer", "cks");
+            assertEquals(2, bad.code(), bad.err());
+            assertTrue(bad.err().contains("is not a database account"), bad.err());
+        } finally {
+            unmigrated(db);
+        }
+    }
+
+    private static void assertStage(ToolDatabase db, org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage stage)
+            throws SQLException {
+        try (Connection c = db.connect()) {
+            assertEquals(stage, org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.stage(c));
+        }
     }
 }

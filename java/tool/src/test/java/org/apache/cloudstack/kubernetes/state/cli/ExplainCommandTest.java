@@ -199,7 +199,7 @@ class ExplainCommandTest {
         ToolRun gone = explain(db, "gone");
         assertEquals(1, gone.code());
         assertTrue(gone.err().strip().matches("cks-state explain: no cluster named 'gone' is live, and 2 removed clusters"
-                + " had the name \\(\\d+ removed [0-9-]+ [0-9:]+, \\d+ removed [0-9-]+ [0-9:]+\\): give an id or uuid"),
+                + " had the name \\(\\d+ removed [0-9-]+ [0-9:]+ UTC, \\d+ removed [0-9-]+ [0-9:]+ UTC\\): give an id or uuid"),
                 gone.err());
     }
 
@@ -231,5 +231,27 @@ class ExplainCommandTest {
         ToolRun json = explain(db, String.valueOf(cluster), "--format", "json");
         assertTrue(json.out().contains("\"verdict\": {\"kind\": \"leave\", \"to\": null, \"jobs\": [" + upperCaseJob + "]"),
                 json.out());
+    }
+
+    /** explain N, where N is one cluster's id and another's name: the first, and a note naming the other. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void anIdThatIsAlsoAnotherClustersNameIsSaid(ToolDatabase db) throws SQLException {
+        db.reset();
+        long first;
+        long namesake;
+        try (Connection c = db.connect()) {
+            first = cluster(c, "first", "Running");
+            namesake = CloudStackRows.on(c).cluster(String.valueOf(first), "uuid-namesake", "Scaling", false);
+        }
+        ToolRun text = explain(db, String.valueOf(first));
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("note: the id or uuid given is also the name of cluster " + namesake
+                + " uuid-namesake: explain that one by its uuid\ncluster " + first + " uuid-first first\n"), text.out());
+        ToolRun json = explain(db, String.valueOf(first), "--format", "json");
+        assertTrue(json.out().contains("\"namesakes\": [" + namesake + "]"), json.out());
+        ToolRun byUuid = explain(db, "uuid-namesake");
+        assertTrue(byUuid.out().contains("cluster " + namesake + " uuid-namesake " + first + "\n")
+                && !byUuid.out().contains("note:"), byUuid.out());
     }
 }

@@ -109,7 +109,7 @@ class NoSecretPrintedTest {
             ToolRun run = ToolRun.of("scan", "--jdbc-url", driver.url(USER + ":" + password, null));
             assertNoSecret(run, password);
             assertTrue(run.code() == 0 || run.err().startsWith("cks-state scan: connecting to " + driver.scheme + "://"
-                    + USER + ":****@" + ToolDatabase.server() + "/cloud as " + USER + ": "), run.err());
+                    + ToolDatabase.server() + "/cloud as " + USER + ": "), run.err());
             assertEquals(run.code() == 0 ? 0 : 1, run.err().lines().count(), run.err());
         }
     }
@@ -156,6 +156,34 @@ class NoSecretPrintedTest {
                 assertDenied(run, "scan", driver.scheme + "://" + ToolDatabase.server() + "/cloud as " + USER);
             } else {
                 assertEquals(0, run.code(), run.err());
+            }
+        }
+    }
+
+    /**
+     * Connector/J's address=(...)(password=...) form, given as --jdbc-url and as db.cloud.uri in a
+     * 0600 db.properties: the URL shown is scheme, host, port and database only.
+     */
+    @Test
+    void inConnectorJsAddressForm() throws IOException {
+        String[] hostPort = ToolDatabase.server().split(":");
+        for (String password : new String[] {WRONG, RIGHT}) {
+            String url = "jdbc:mysql://address=(host=" + hostPort[0] + ")(port=" + hostPort[1] + ")(user=" + USER
+                    + ")(password=" + password + ")/cloud";
+            Path props = Files.writeString(dir.resolve("db.properties"), "db.cloud.uri=" + url + "\n"
+                    + "db.cloud.username=" + USER + "\ndb.cloud.password=" + password + "\ndb.cloud.encryption.type=none\n");
+            Files.setPosixFilePermissions(props, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            for (ToolRun run : List.of(ToolRun.of("scan", "--jdbc-url", url), ToolRun.of("scan", "--db-properties",
+                    props.toString()))) {
+                assertNoSecret(run, password);
+                if (password.equals(WRONG)) {
+                    assertEquals(1, run.code(), run.out() + run.err());
+                    assertTrue(run.err().startsWith("cks-state scan: connecting to jdbc:mysql://" + ToolDatabase.server()
+                            + "/cloud"), run.err());
+                    assertEquals(1, run.err().lines().count(), run.err());
+                } else {
+                    assertEquals(0, run.code(), run.err());
+                }
             }
         }
     }
@@ -214,7 +242,18 @@ class NoSecretPrintedTest {
         Exception chain = new IllegalStateException("reading: refused (Mask-Me-8812)",
                 new SQLException("refused (Mask-Me-8812)", new RuntimeException("deeper")));
         assertEquals(List.of("reading: refused (****)", "deeper"), CksStateCommand.causes(chain));
-        assertEquals("jdbc:mysql://u:****@h:1/cloud", Secrets.displayUrl("jdbc:mysql://u:pw@h:1/cloud?password=x"));
+        assertEquals("jdbc:mysql://h:1/cloud", Secrets.displayUrl("jdbc:mysql://u:pw@h:1/cloud?password=x"));
+        // A password with the characters that end a host section elsewhere: never a piece of it shown.
+        assertEquals("jdbc:mysql://db/cloud", Secrets.displayUrl("jdbc:mysql://cloud:se;cret@db/cloud"));
+        assertEquals("jdbc:mysql://db:3306/cloud", Secrets.displayUrl("jdbc:mysql://cloud:a,b@db:3306/cloud"));
+        assertEquals("jdbc:mysql://?/?", Secrets.displayUrl("jdbc:mysql://cloud:se/cret@db/cloud"));
+        assertEquals("jdbc:mysql://?/?", Secrets.displayUrl("jdbc:mysql://cloud:p?ss@db/cloud"));
+        assertEquals("jdbc:mariadb://[::1]:3306/cloud", Secrets.displayUrl("jdbc:mariadb://[::1]:3306/cloud?user=u&password=x"));
+        assertEquals("jdbc:mysql://h:1,g:2/cloud", Secrets.displayUrl(
+                "jdbc:mysql://address=(host=h)(port=1)(user=u)(password=pw1),(host=g,port=2,password=pw2)/cloud?x=1"));
+        assertEquals("jdbc:mysql:loadbalance://h:1,g/cloud", Secrets.displayUrl("jdbc:mysql:loadbalance://u:pw@h:1,g/cloud"));
+        assertEquals("jdbc:mysql://(password=****),(host=g,password=****)/c",
+                Secrets.maskShapes("jdbc:mysql://(password=pw1),(host=g,password=pw2)/c"));
         assertEquals("x?user=a&password=****;PASSWORD=****", Secrets.mask("x?user=a&password=p1;PASSWORD=p2"));
     }
 }

@@ -39,6 +39,32 @@ class OperatorConventionsTest {
         }
     }
 
+    /** A command without --apply tells the server its session is read only: a write on it is refused there. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(value = ToolDatabase.class, names = {"MARIADB", "CONNECTOR_J"})
+    void aReadOnlyConnectionIsReadOnlyOnTheServer(ToolDatabase db) throws Exception {
+        db.reset();
+        OperatorDatabase readOnly = new OperatorDatabase(new org.apache.cloudstack.kubernetes.state.dbprops.DbSettings(
+                db.url(), null, null), false);
+        // What the server holds for the session (a driver may also refuse a write itself, which proves nothing here).
+        try (Connection c = readOnly.connect(new java.io.PrintWriter(java.io.Writer.nullWriter()))) {
+            assertEquals(1, sessionReadOnly(c), "the server's session is read only");
+        }
+        OperatorDatabase writes = new OperatorDatabase(new org.apache.cloudstack.kubernetes.state.dbprops.DbSettings(
+                db.url(), null, null), true);
+        try (Connection c = writes.connect(new java.io.PrintWriter(java.io.Writer.nullWriter()))) {
+            assertEquals(0, sessionReadOnly(c), "--apply's session writes");
+        }
+    }
+
+    private static int sessionReadOnly(Connection c) throws java.sql.SQLException {
+        try (java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT @@session.tx_read_only")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void readOnlyCommandsNeitherCreateNorChangeAnH2Database() throws Exception {
         String missing = "jdbc:h2:file:" + dir.resolve("missing") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE";

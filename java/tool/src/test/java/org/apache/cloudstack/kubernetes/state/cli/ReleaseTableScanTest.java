@@ -63,14 +63,7 @@ class ReleaseTableScanTest {
     }
 
     private static Map<String, String> states(ToolDatabase db) throws SQLException {
-        Map<String, String> states = new LinkedHashMap<>();
-        try (Connection c = db.connect(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT name, state FROM kubernetes_cluster ORDER BY id")) {
-            while (rs.next()) {
-                states.put(rs.getString(1), rs.getString(2).strip());
-            }
-        }
-        return states;
+        return db.statesByName();
     }
 
     private static void plans(ToolDatabase db, String release, String table, List<String> expected) throws SQLException {

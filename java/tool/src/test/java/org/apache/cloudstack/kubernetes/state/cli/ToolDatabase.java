@@ -65,6 +65,18 @@ enum ToolDatabase {
         return DriverManager.getConnection(url());
     }
 
+    /** Every cluster's state by its name, in id order. */
+    java.util.Map<String, String> statesByName() throws SQLException {
+        java.util.Map<String, String> states = new java.util.LinkedHashMap<>();
+        try (Connection c = connect(); Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT name, state FROM kubernetes_cluster ORDER BY id")) {
+            while (rs.next()) {
+                states.put(rs.getString(1), rs.getString(2).strip());
+            }
+        }
+        return states;
+    }
+
     /**
      * A clean database: on H2 the stand-in of CloudStack's tables, on MariaDB CloudStack's own
      * database as {@code scripts/cloudstack-db.sh load} left it, in compat mode (no fence columns:
@@ -75,7 +87,8 @@ enum ToolDatabase {
             if (this == H2) {
                 CloudStackSchema.createStandIn(c);
             }
-            if (CloudStackSchema.fenceColumns(c) != CloudStackSchema.FenceColumns.NONE) {
+            if (org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.stage(c)
+                    != org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage.COMPAT) {
                 CloudStackSchema.migrateDown(c);
             }
             CloudStackSchema.createHistory(c);

@@ -1,0 +1,161 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
+package org.apache.cloudstack.kubernetes.state.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ctrl-C in the middle of {@code scan --apply} over 2,000 stuck clusters, in the tool's own JVM on
+ * CloudStack's database: every change it committed was printed as it committed, the run ends with
+ * status 130 naming what it left, and a second run finishes the rest.
+ */
+class InterruptedApplyTest {
+    private static final int CLUSTERS = 2000;
+    /** The signal goes after this many printed recoveries: well inside the run. */
+    private static final int SIGNAL_AFTER = 100;
+    private static final Pattern DONE = Pattern.compile("^  (\\d+) \\S+ \\S+: done$");
+
+    /** 2,000 Scaling clusters without a job: one built, copied in one transaction. */
+    private static Set<Long> stuckClusters(ToolDatabase db) throws SQLException {
+        db.reset();
+        try (Connection c = db.connect()) {
+            long first = CloudStackRows.on(c).cluster("stuck-0", "Scaling");
+            String columns = "description, zone_id, kubernetes_version_id, service_offering_id, template_id,"
+                    + " control_node_count, node_count, account_id, domain_id, state, cores, memory, node_root_disk_size, gc,"
+                    + " cluster_type, created";
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO kubernetes_cluster (uuid, name, " + columns
+                    + ") SELECT ?, ?, " + columns + " FROM kubernetes_cluster WHERE id = ?")) {
+                for (int i = 1; i < CLUSTERS; i++) {
+                    ps.setString(1, "uuid-stuck-" + i);
+                    ps.setString(2, "stuck-" + i);
+                    ps.setLong(3, first);
+                    ps.executeUpdate();
+                }
+            }
+            c.commit();
+            return ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Scaling'");
+        }
+    }
+
+    private static Set<Long> ids(Connection c, String sql) throws SQLException {
+        Set<Long> out = new TreeSet<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aSignalStopsAfterTheChangeInFlightAndSaysWhatItDidAndLeft() throws Exception {
+        ToolDatabase db = ToolDatabase.MARIADB;
+        Set<Long> stuck = stuckClusters(db);
+        assertEquals(CLUSTERS, stuck.size());
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xcheck:jni",
+                "-cp", System.getProperty("java.class.path"), CksStateCommand.class.getName(), "scan", "--apply",
+                "--jdbc-url", db.url());
+        Path err = Files.createTempFile("cks-interrupted", ".err");
+        Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        List<String> lines = new ArrayList<>();
+        Set<Long> printedDone = new TreeSet<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            boolean signalled = false;
+            // Bounded: the tool's own output ends it; the process wait below bounds the whole.
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                lines.add(line);
+                Matcher m = DONE.matcher(line);
+                if (m.matches()) {
+                    printedDone.add(Long.parseLong(m.group(1)));
+                    if (!signalled && printedDone.size() == SIGNAL_AFTER) {
+                        signalled = true;
+                        assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+                    }
+                }
+            }
+            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                fail("the tool did not end within 2 minutes of its signal: " + Files.readString(err));
+            }
+            assertTrue(signalled, "the run ended before " + SIGNAL_AFTER + " recoveries: " + lines);
+        } finally {
+            p.destroyForcibly();
+        }
+        String stderr = Files.readString(err);
+        Files.deleteIfExists(err);
+        assertEquals(130, p.exitValue(), "SIGINT's status; stderr: " + stderr + "\nout: " + String.join("\n", lines));
+        String summary = lines.stream().filter(l -> l.startsWith("interrupted by a signal")).findFirst()
+                .orElseThrow(() -> new AssertionError("no summary line: " + lines));
+        Matcher counts = Pattern.compile("(\\d+) cluster\\(s\\) recovered, (\\d+) missed; left untouched: 0 departed server"
+                + " job\\(s\\) \\[\\], (\\d+) cluster\\(s\\) \\[([\\d, ]*)\\]").matcher(summary);
+        assertTrue(counts.find(), summary);
+        assertEquals(printedDone.size(), Integer.parseInt(counts.group(1)), summary);
+        assertTrue(printedDone.size() < CLUSTERS, "the signal stopped the run: " + summary);
+        Set<Long> left = new TreeSet<>();
+        for (String id : counts.group(4).split(", ")) {
+            left.add(Long.parseLong(id));
+        }
+        assertEquals(Integer.parseInt(counts.group(3)), left.size());
+        try (Connection c = db.connect()) {
+            assertEquals(printedDone, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Alert'"),
+                    "exactly the printed clusters moved");
+            Set<Long> scaling = ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Scaling'");
+            assertEquals(left, scaling, "what it says it left is what is left");
+        }
+        ToolRun second = ToolRun.of("scan", "--apply", "--jdbc-url", db.url());
+        assertEquals(0, second.code(), second.err());
+        try (Connection c = db.connect()) {
+            assertEquals(stuck, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Alert'"),
+                    "the second run finishes");
+        }
+    }
+
+    /**
+     * An --apply that fails before any work (a refused login) exits at once: the signal hook, which
+     * waits up to Interruption.REPORT_WAIT_SECONDS for a report at exit, is gone on every way out.
+     */
+    @Test
+    void aRefusedApplyExitsWithoutWaitingForTheSignalHook() throws Exception {
+        String wrong = ToolDatabase.MARIADB.bareUrl() + "?user=cks&password=not-the-password";
+        Path output = Files.createTempFile("cks-refused", ".out");
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xcheck:jni", "-cp", System.getProperty("java.class.path"), CksStateCommand.class.getName(), "scan",
+                    "--apply", "--jdbc-url", wrong).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            long bound = Interruption.REPORT_WAIT_SECONDS / 2;
+            if (!p.waitFor(bound, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail("scan --apply with a refused login did not exit within " + bound + " s: " + Files.readString(output));
+            }
+            String out = Files.readString(output);
+            assertEquals(1, p.exitValue(), out);
+            assertTrue(out.contains("access denied"), out);
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+}
