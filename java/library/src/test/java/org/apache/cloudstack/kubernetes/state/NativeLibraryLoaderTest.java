@@ -361,8 +361,21 @@ class NativeLibraryLoaderTest {
                     assertTrue(!files.get(0).startsWith(userFolder), "start " + start + " mapped the attacker's folder: " + out);
                 }
             } finally {
-                swapper.destroyForcibly();
-                assertTrue(swapper.waitFor(1, TimeUnit.MINUTES), "the swapper did not stop");
+                stopWithDescendants(swapper);
+            }
+        }
+    }
+
+    /** runuser does not pass a kill on to its children: the loop would race the next round's clean-up. */
+    private static void stopWithDescendants(Process process) throws Exception {
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle handle : all) {
+            try {
+                handle.onExit().get(1, TimeUnit.MINUTES);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("process " + handle.pid() + " did not stop within a minute", e);
             }
         }
     }
@@ -401,10 +414,19 @@ class NativeLibraryLoaderTest {
         }
     }
 
+    /** A copy forked by the killed loop just before its end may still land: a few rounds, bounded. */
     private static void deleteTree(Path root) throws IOException {
-        try (var paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
+        for (int round = 1; Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS); round++) {
+            try (var paths = Files.walk(root)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException
+                    | java.io.UncheckedIOException e) {
+                if (round == 5) {
+                    throw new IOException("could not delete " + root + " in 5 rounds", e);
+                }
             }
         }
     }
