@@ -46,7 +46,7 @@ QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.
     -Dspotbugs.skip=true -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
 PLUGIN=plugins/integrations/kubernetes-service
 # The modules the series patches, in reactor terms (-pl); their tests run on every `test`.
-PATCHED_MODULES="framework/jobs,$PLUGIN"
+PATCHED_MODULES="framework/cluster,framework/jobs,$PLUGIN"
 
 log() { echo "cloudstack.sh: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -39,6 +39,7 @@ import org.apache.logging.log4j.Logger;
  */
 public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
+    private static final String NOT_FOUND = "it was not found (deleted meanwhile); nothing was changed";
 
     private final KubernetesClusterStateDao<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
@@ -126,7 +127,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             if (now != from) {
                 LOG.info("Kubernetes cluster {}: {} decided on {}, but the cluster is {}", clusterId, operation, from, now);
                 return new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
-                        retryMessage(clusterId, operation, from), null);
+                        retryMessage(operation, from), null);
             }
         }
         return switch (entry.kind()) {
@@ -134,7 +135,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                 if (w != null && !dao.apply(clusterId, w)) {
                     LOG.info("Kubernetes cluster {}: {} lost the race from {}", clusterId, operation, row.token());
                     yield new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),
-                            retryMessage(clusterId, operation, from), null);
+                            retryMessage(operation, from), null);
                 }
                 Hold<S> hold = entry.hold();
                 if (w != null && w.owner() != null) {
@@ -147,7 +148,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             case NOTHING_TO_DO -> new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, from, null, null,
                     null);
             case BUSY -> new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, null,
-                    busyMessage(clusterId, entry.busyOwner()), null);
+                    busyMessage(clusterId, operation, entry.busyOwner()), null);
             case REFUSE -> new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, from, null, entry.refusal(),
                     null);
         };
@@ -189,8 +190,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         if (scale.hold() == null) {
             current = dao.findRow(clusterId);
             if (current == null) {
-                return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, String.format("Kubernetes cluster %d not found",
-                        clusterId));
+                LOG.info("Kubernetes cluster {}: not found for a scale step", clusterId);
+                return new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, NOT_FOUND);
             }
         }
         ScaleStep<S, E> step = scale.nextStep(current);
@@ -199,8 +200,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             case SETTINGS_ONLY, ENTER -> {
                 if (w != null) {
                     if (!dao.apply(clusterId, w)) {
-                        yield new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, w.update(), retryMessage(clusterId,
-                                Operation.SCALE, current == null ? null : current.state()));
+                        yield new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, w.update(), retryMessage(
+                                Operation.SCALE, current == null ? scale.started().state() : current.state()));
                     }
                     scale.markEntered();
                     if (w.owner() != null) {
@@ -212,7 +213,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             }
             case ALREADY_ENTERED -> new ScaleEntry<>(ScaleEntry.Kind.ALREADY_ENTERED, null, null);
             case FAIL_TAKEN_SINCE -> new ScaleEntry<>(ScaleEntry.Kind.TAKEN_SINCE, null, step.message());
-            case BUSY -> new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, null, busyMessage(clusterId, step.busyOwner()));
+            case BUSY -> new ScaleEntry<>(ScaleEntry.Kind.LOST_RACE, null,
+                    busyMessage(clusterId, Operation.SCALE, step.busyOwner()));
             case REFUSE -> new ScaleEntry<>(ScaleEntry.Kind.REFUSED, null, step.message());
         };
     }
@@ -276,17 +278,19 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     private static <S, E> OperationEntry<S, E> notFound(long clusterId, Operation operation) {
-        return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, null, null,
-                String.format("Kubernetes cluster %d not found", clusterId), null);
+        LOG.info("Kubernetes cluster {}: not found for {}", clusterId, operation);
+        return new OperationEntry<>(OperationEntry.Kind.REFUSED, operation, null, null, NOT_FOUND, null);
     }
 
-    private static String retryMessage(long clusterId, Operation operation, Object state) {
-        return String.format("Kubernetes cluster %d: another operation changed its state from %s before %s could"
-                + " start; nothing was changed, please retry", clusterId, state, operation);
+    // What the user reads: the host names the cluster (name, uuid); row ids, msids and job ids go to the log.
+    private static String retryMessage(Operation operation, Object state) {
+        return String.format("another operation changed its state from %s before %s could start; nothing was"
+                + " changed, please retry", state, operation);
     }
 
-    private static String busyMessage(long clusterId, Owner busy) {
-        return String.format("Kubernetes cluster %d is busy with another operation (job %s on management server %d);"
-                + " nothing was changed, please retry", clusterId, busy.hasJob() ? busy.jobId() : "none", busy.msid());
+    private static String busyMessage(long clusterId, Operation operation, Owner busy) {
+        LOG.info("Kubernetes cluster {}: {} refused, held by job {} on management server {} (run {})", clusterId,
+                operation, busy.hasJob() ? busy.jobId() : "none", busy.msid(), busy.runid());
+        return "another operation is in progress on it; nothing was changed, please retry";
     }
 }
