@@ -63,17 +63,19 @@ sql() { mariadb --no-defaults --protocol=socket --socket="$SOCK" -uroot -B -N "$
 # ---- build: the tree of make cloudstack (the series applied), plus the e2e build workarounds, then
 # the management server (client) with the simulator, once per source, series and workarounds.
 build_key() {
-    local tarball
+    local tarball jars
     tarball="$(line_tarball "$LINE")" || exit 1
+    jars=("$ROOT"/java/library/target/cks-state-*.jar)
+    [ -f "${jars[0]}" ] || die "the library jar is not built (no $ROOT/java/library/target/cks-state-*.jar): run make build first"
     { tarball_sha256 "$tarball"; cat "$ROOT/cloudstack/$LINE/"*.patch "$ROOT/cloudstack/e2e/"*.patch \
-        "$ROOT"/java/library/target/cks-state-*.jar; } | sha256sum | cut -c1-16
+        "${jars[@]}"; } | sha256sum | cut -c1-16
 }
 
 # The management server an operator builds (scripts/cloudstack.sh management-server, the same
 # command), with the simulator and the e2e's harness patches; then the developer module (deploydb).
 cmd_build() {
     local key marker
-    key="$(build_key)"
+    key="$(build_key)" || exit 1
     marker="$CKS_CLOUDSTACK_WORK/.built-$key"
     if [ -f "$marker" ] && ls "$SRC"/client/target/cloud-client-ui-*.jar >/dev/null 2>&1; then
         log "client already built for this source and series ($key)"
