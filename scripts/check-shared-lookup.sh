@@ -2,9 +2,9 @@
 # Copyright 2025-2026 The cks-state authors
 # SPDX-License-Identifier: Apache-2.0
 # The one lookup of ../shared (scripts/shared.sh), tried as a new user meets it: a clone made in a
-# temporary folder finds CloudStack's sources beside the repository it was cloned from, and the
+# temporary folder (or a clone of it) finds CloudStack's sources beside the repository it came from, and the
 # scripts that read them (cloudstack-db.sh, e2e-cloudstack.sh) get past the lookup there; a clone
-# whose origin has none fails in one line naming CKS_SHARED_DIR; CKS_SHARED_DIR overrides both.
+# whose origins have none fails in one line naming CKS_SHARED_DIR; CKS_SHARED_DIR overrides both.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 fail() { echo "check-shared-lookup: $*" >&2; exit 1; }
@@ -30,8 +30,12 @@ done
 mkdir -p "$tmp/first/java/library/target" && : > "$tmp/first/java/library/target/cks-state-0.jar"
 (cd "$tmp/first" && scripts/e2e-cloudstack.sh key >/dev/null) || fail "e2e-cloudstack.sh's build key failed in a clone in $tmp"
 
-# A clone of that clone: its origin has no shared folder beside it.
+# A clone of that clone finds it through its origins.
 clone "$tmp/first" "$tmp/second/clone"
+got="$(cd "$tmp/second/clone" && scripts/shared.sh)" || fail "a clone of a clone in $tmp did not find the shared folder"
+[ "$got" = "$shared" ] || fail "a clone of a clone in $tmp found $got, not $shared"
+# Without an origin that leads to one: one line naming the override.
+git -C "$tmp/second/clone" remote remove origin
 if err="$(cd "$tmp/second/clone" && scripts/shared.sh 2>&1)"; then
     fail "a clone without a shared folder found one: $err"
 fi

@@ -4,7 +4,8 @@
 # lookup of the shared folder, and the release lines of cloudstack/lines.tsv.
 #
 # The shared folder is CKS_SHARED_DIR when set, else ../shared beside this clone, else ../shared
-# beside the repository this clone was cloned from (a clone made in a temp folder).
+# beside the repository this clone was cloned from, or the one that was cloned from (up to 5 origins:
+# a clone made in a temp folder, of a clone).
 
 # The shared folder, or one line naming what was looked for and the override.
 shared_dir() {
@@ -18,12 +19,19 @@ shared_dir() {
         (cd "$ROOT/../shared" && pwd)
         return 0
     fi
-    if origin="$(git -C "$ROOT" remote get-url origin 2>/dev/null)" && [ -d "$origin/../shared/cloudstack" ]; then
-        (cd "$origin/../shared" && pwd)
-        return 0
-    fi
+    # A clone of a clone (a temp folder's clone of a working copy): follow the origins, a few at most.
+    local repo="$ROOT" tried="" hop
+    for hop in 1 2 3 4 5; do
+        origin="$(git -C "$repo" remote get-url origin 2>/dev/null)" && [ -d "$origin" ] || break
+        if [ -d "$origin/../shared/cloudstack" ]; then
+            (cd "$origin/../shared" && pwd)
+            return 0
+        fi
+        tried="$tried${tried:+, }$origin/../shared"
+        repo="$origin"
+    done
     echo "shared.sh: no shared folder (cloudstack/ with CloudStack's sources) beside this clone ($ROOT/../shared)" \
-        "nor beside its origin${origin:+ ($origin/../shared)}: set CKS_SHARED_DIR to the folder that holds cloudstack/" >&2
+        "nor beside its origins${tried:+ ($tried)}: set CKS_SHARED_DIR to the folder that holds cloudstack/" >&2
     return 1
 }
 
