@@ -238,7 +238,33 @@ test_line() {
     for module in "${modules[@]}"; do reports+=("$WORK/src/$module/target/surefire-reports"); done
     (cd "$ROOT" && scripts/check-jni-warnings.sh "$WORK/test.log" "${reports[@]}") >&2
     log "$LINE: patched modules built and tested in $((SECONDS - start)) s"
+    plugin_without_database
     cmd_shade "$LINE"
+}
+
+# The tests surefire's reports count (each <testsuite tests="N">), summed.
+suite_tests() {
+    grep -ho '<testsuite [^>]*' "$@" | grep -o ' tests="[0-9]*"' | tr -dc '0-9\n' | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# The plugin's tests as CloudStack's CI runs them: mvn test, no database. None may be skipped, no
+# *DatabaseTest may run (they are the cks-database-tests profile's), and the rest must all run.
+plugin_without_database() {
+    local log="$WORK/test-no-database.log" start=$SECONDS reports="$WORK/src/$PLUGIN/target/surefire-reports"
+    local all ran database
+    all=$(suite_tests "$reports"/TEST-*.xml)
+    database=$(suite_tests "$reports"/TEST-*DatabaseTest.xml)
+    if ! (cd "$WORK/src" && JAVA_TOOL_OPTIONS="-Xcheck:jni" $MVN "${MVN_FLAGS[@]}" -Drat.skip=true -Dspotbugs.skip=true \
+            -Dcheckstyle.skip=true -pl "$PLUGIN" test) > "$log" 2>&1; then
+        grep -E "Tests run:|FAIL|ERROR" "$log" | tail -20 >&2
+        die "$LINE: the plugin's tests failed without a database (log: $log)"
+    fi
+    ran=$(grep -E "Tests run: [0-9]+, Failures" "$log" | grep -v " in " | tail -1)
+    grep -q "DatabaseTest" "$log" && die "$LINE: a database test ran without a database (log: $log)"
+    [[ "$ran" == *"Tests run: $((all - database)), Failures: 0, Errors: 0, Skipped: 0"* ]] \
+        || die "$LINE: without a database expected $((all - database)) tests run, none skipped; got: $ran (log: $log)"
+    (cd "$ROOT" && scripts/check-jni-warnings.sh "$log" "$reports") >&2
+    log "$LINE: the plugin without a database: $((all - database)) tests, none skipped ($((SECONDS - start)) s; $database more need it)"
 }
 
 cmd_test() {

@@ -10,7 +10,7 @@ const STATES: &str = "Created Starting Running Stopping Stopped Scaling ScalingS
 const UPSTREAM: &str = "
 Start       T:Starting N N R T:Starting R R R R R P R R R P
 Stop        P T:Stopping T:Stopping N N R R R R R T:Stopping R R R P
-Destroy     R R T:Destroying R T:Destroying R R R R R T:Destroying R R P T:Destroying
+Destroy     P R T:Destroying R T:Destroying R R R R R T:Destroying R N P T:Destroying
 Scale       P R T:Scaling R T:ScalingStoppedCluster R R R R R R R R R R
 Autoscale   P R T:Scaling R R R R R R R R R R R R
 Upgrade     R R T:Upgrading R R R R R R R R R R R R

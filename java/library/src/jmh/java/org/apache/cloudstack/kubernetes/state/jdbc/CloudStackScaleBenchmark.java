@@ -238,7 +238,7 @@ public final class CloudStackScaleBenchmark {
                 for (long id = 1; id <= clusters; id++) {
                     int bucket = (int) (id % 100);
                     if (bucket >= 3 && bucket < 5) {
-                        String cmd = ClusterCommands.ALL.get(1 + turn % (ClusterCommands.ALL.size() - 1));
+                        String cmd = ClusterCommands.OF_4_21.get(1 + turn % (ClusterCommands.OF_4_21.size() - 1));
                         add(ps, shapes[turn++ % shapes.length], cmd, id, false);
                         pending = flush(ps, c, pending);
                     }
@@ -251,7 +251,7 @@ public final class CloudStackScaleBenchmark {
             SplittableRandom random = new SplittableRandom(total);
             while (nextJobId <= total) {
                 if (random.nextInt(10) < 4) {
-                    String cmd = ClusterCommands.ALL.get(random.nextInt(ClusterCommands.ALL.size()));
+                    String cmd = ClusterCommands.OF_4_21.get(random.nextInt(ClusterCommands.OF_4_21.size()));
                     add(ps, shapes[random.nextInt(shapes.length)], cmd, 1 + random.nextInt(clusters), true);
                 } else {
                     addOther(ps, random.nextInt(1_000_000), true);

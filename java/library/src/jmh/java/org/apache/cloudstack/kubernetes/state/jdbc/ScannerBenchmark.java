@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
@@ -160,7 +161,7 @@ public final class ScannerBenchmark {
             }
             try (PreparedStatement read = c.prepareStatement("SELECT state FROM kubernetes_cluster WHERE id = ?");
                     PreparedStatement jobs = c.prepareStatement("SELECT COUNT(*) FROM async_job WHERE instance_type = '"
-                            + AsyncJobLookup.INSTANCE_TYPE + "' AND instance_id = ? AND job_status = "
+                            + ClusterCommands.RESOURCE_TYPE + "' AND instance_id = ? AND job_status = "
                             + AsyncJobLookup.IN_PROGRESS);
                     PreparedStatement cas = c.prepareStatement(KubernetesClusterStateDao.CAS_SQL)) {
                 for (long id : ids) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 
 /**
  * Finds the IN_PROGRESS ({@code job_status = 0}) async jobs that act on Kubernetes clusters, with
@@ -22,7 +23,7 @@ import java.util.Set;
  * {@value #UUID_CHUNK} such jobs). Removed (soft-deleted) job rows are included, as are removed
  * clusters when resolving a uuid.
  *
- * <p>Which jobs: those whose {@code job_cmd} is one of the {@link ClusterCommands}, whatever
+ * <p>Which jobs: those whose {@code job_cmd} is one of the {@link ClusterCommandSet} given, whatever
  * {@code instance_type} says: CloudStack 4.14 to 4.19.0 write {@code 'None'} there for the CKS
  * commands, 4.19.1 and later {@code 'KubernetesCluster'}, a command without a resource type NULL.
  *
@@ -42,24 +43,53 @@ public final class AsyncJobLookup {
 
     /** job_status of a job still in progress. */
     public static final int IN_PROGRESS = 0;
-    /** instance_type of the CKS cluster commands since CloudStack 4.19.1. */
-    public static final String INSTANCE_TYPE = "KubernetesCluster";
+
+    private final ClusterCommandSet commands;
+    private final String jobsSql;
+    private final String namingSql;
+
+    /** A lookup of the jobs of {@code commands}. */
+    public AsyncJobLookup(ClusterCommandSet commands) {
+        if (commands == null) {
+            throw new IllegalArgumentException("commands is null");
+        }
+        this.commands = commands;
+        String clusterJob = clusterJob(commands);
+        this.jobsSql = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
+                + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + clusterJob + " ORDER BY id";
+        // Jobs of any status that may name one cluster; names() decides (the LIKE only narrows).
+        this.namingSql = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
+                + " FROM async_job WHERE " + clusterJob + " AND (instance_id = ? OR (instance_id IS NULL"
+                + " AND LOWER(job_cmd_info) LIKE ?)) ORDER BY id DESC";
+    }
+
+    /** The commands whose jobs this lookup finds. */
+    public ClusterCommandSet commands() {
+        return commands;
+    }
 
     /**
-     * The jobs that act on Kubernetes clusters (see the class comment). The instance_type test
-     * admits every value CloudStack writes for them, and lets CloudStack's index
-     * {@code i_async_job__instance_type__job_status} (4.20.1+) read only the IN_PROGRESS ones.
+     * The jobs of the commands (see the class comment), as parameters bound by {@link #bindCommands}. The
+     * instance_type test admits every value CloudStack writes for them (older releases 'None', a command
+     * without a resource type NULL), and lets CloudStack's index {@code i_async_job__instance_type__job_status}
+     * (4.20.1+) read only the IN_PROGRESS ones.
      */
-    private static final String CLUSTER_JOB = "(instance_type IS NULL OR instance_type IN ('" + INSTANCE_TYPE
-            + "', 'None')) AND " + ClusterCommands.JOB_CMD_IN;
+    private static String clusterJob(ClusterCommandSet commands) {
+        return "(instance_type IS NULL OR instance_type IN ('None'" + ", ?".repeat(commands.resourceTypes().size())
+                + ")) AND job_cmd IN (" + String.join(", ", Collections.nCopies(commands.commands().size(), "?")) + ")";
+    }
 
-    static final String JOBS_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
-            + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + CLUSTER_JOB + " ORDER BY id";
-
-    /** Jobs of any status that may name one cluster; {@link #names} decides (the LIKE only narrows). */
-    private static final String NAMING_SQL = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
-            + " FROM async_job WHERE " + CLUSTER_JOB + " AND (instance_id = ? OR (instance_id IS NULL"
-            + " AND LOWER(job_cmd_info) LIKE ?)) ORDER BY id DESC";
+    /** Binds {@link #clusterJob}'s parameters from 1; the next free index. */
+    private int bindCommands(PreparedStatement ps) throws SQLException {
+        int i = 1;
+        for (String type : commands.resourceTypes()) {
+            ps.setString(i++, type);
+        }
+        for (String cmd : commands.classNames()) {
+            ps.setString(i++, cmd);
+        }
+        return i;
+    }
 
     /** How the cluster of a job was found. */
     public enum Source { INSTANCE_ID, CMD_INFO_UUID, UNKNOWN }
@@ -97,14 +127,17 @@ public final class AsyncJobLookup {
     public ClusterJobs inProgressClusterJobs(Connection connection) throws SQLException {
         List<long[]> rows = new ArrayList<>(); // jobId, instanceId or -1
         List<String> uuids = new ArrayList<>(); // parallel: uuid when instance_id is NULL
-        try (PreparedStatement ps = connection.prepareStatement(JOBS_SQL); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
+        try (PreparedStatement ps = connection.prepareStatement(jobsSql)) {
+            bindCommands(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
                 long jobId = rs.getLong(1);
                 long instanceId = rs.getLong(2);
                 boolean hasInstance = !rs.wasNull();
-                String uuid = hasInstance ? null : JobCmdInfo.clusterUuid(rs.getString(3));
-                rows.add(new long[] {jobId, hasInstance ? instanceId : UNKNOWN_CLUSTER});
-                uuids.add(uuid);
+                    String uuid = hasInstance ? null : JobCmdInfo.clusterUuid(rs.getString(3));
+                    rows.add(new long[] {jobId, hasInstance ? instanceId : UNKNOWN_CLUSTER});
+                    uuids.add(uuid);
+                }
             }
         }
         Set<String> wanted = new LinkedHashSet<>();
@@ -138,10 +171,11 @@ public final class AsyncJobLookup {
             throws SQLException {
         String uuid = clusterUuid == null || clusterUuid.isBlank() ? null : clusterUuid.toLowerCase(Locale.ROOT);
         List<Long> out = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(NAMING_SQL)) {
-            ps.setLong(1, clusterId);
+        try (PreparedStatement ps = connection.prepareStatement(namingSql)) {
+            int next = bindCommands(ps);
+            ps.setLong(next, clusterId);
             // No uuid: a pattern no job_cmd_info matches (LIKE's escape character is '\').
-            ps.setString(2, uuid == null ? "" : "%" + uuid.replace("\\", "\\\\").replace("%", "\\%")
+            ps.setString(next + 1, uuid == null ? "" : "%" + uuid.replace("\\", "\\\\").replace("%", "\\%")
                     .replace("_", "\\_") + "%");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next() && out.size() < limit) {

@@ -3,14 +3,12 @@
 package org.apache.cloudstack.kubernetes.state.internal;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
- * The asynchronous API commands of CloudStack's Kubernetes Service that act on one cluster (the
- * classes of {@code org.apache.cloudstack.api.command.user.kubernetes.cluster} that extend
- * {@code BaseAsyncCmd} or {@code BaseAsyncCreateCmd}): the {@code async_job.job_cmd} of every job
- * that acts on a Kubernetes cluster, whatever its {@code instance_type} says (4.14 to 4.19.0 write
- * {@code 'None'}, 4.19.1 and later {@code 'KubernetesCluster'}).
+ * The asynchronous API commands of CloudStack's Kubernetes Service that act on one cluster, per release
+ * line (the classes of {@code org.apache.cloudstack.api.command.user.kubernetes.cluster} that extend
+ * {@code BaseAsyncCmd} or {@code BaseAsyncCreateCmd}, as each line's {@code KubernetesClusterManagerImpl.getCommands()}
+ * registers them): the tool's lists, which has no plugin to ask. The plugin hands its own.
  */
 public final class ClusterCommands {
     /** The package of the cluster commands. */
@@ -27,12 +25,13 @@ public final class ClusterCommands {
     /** CloudStack 4.21 and later. */
     public static final String REMOVE_NODES = PACKAGE + "RemoveNodesFromKubernetesClusterCmd";
 
-    /** Every cluster command, create first. */
-    public static final List<String> ALL = List.of(CREATE, START, STOP, DELETE, SCALE, UPGRADE, ADD_NODES, REMOVE_NODES);
+    /** 4.20's, create first. */
+    public static final List<String> OF_4_20 = List.of(CREATE, START, STOP, DELETE, SCALE, UPGRADE);
+    /** 4.21's and later, create first. */
+    public static final List<String> OF_4_21 = List.of(CREATE, START, STOP, DELETE, SCALE, UPGRADE, ADD_NODES, REMOVE_NODES);
 
-    /** {@code job_cmd IN (...)} over {@link #ALL}: the jobs that act on a cluster (an index range on {@code i_async__job_cmd}). */
-    static final String JOB_CMD_IN = ALL.stream().map(cmd -> "'" + cmd + "'")
-            .collect(Collectors.joining(", ", "job_cmd IN (", ")"));
+    /** The {@code instance_type} of these commands' jobs since CloudStack 4.19.1 ({@code ApiCommandResourceType.KubernetesCluster}). */
+    public static final String RESOURCE_TYPE = "KubernetesCluster";
 
     private ClusterCommands() {
     }

@@ -41,7 +41,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
     private static final String NOT_FOUND = "it was not found (deleted meanwhile); nothing was changed";
 
-    private final KubernetesClusterStateDao<S, E> dao;
+    private final ClusterStateStore<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
     private final Owner owner;
     /** The hold of the entry this operation has not completed yet, for {@link #abandon}. */
@@ -51,17 +51,17 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             Collections.newSetFromMap(new IdentityHashMap<>()));
 
     /** A guard without owner: call {@link #withOwner} per operation (fenced mode). */
-    public ClusterOperationGuard(KubernetesClusterStateDao<S, E> dao) {
+    public ClusterOperationGuard(ClusterStateStore<S, E> dao) {
         this(dao, null);
     }
 
-    public ClusterOperationGuard(KubernetesClusterStateDao<S, E> dao, Owner owner) {
+    public ClusterOperationGuard(ClusterStateStore<S, E> dao, Owner owner) {
         this.dao = Objects.requireNonNull(dao, "dao");
         this.machine = dao.machine();
         this.owner = owner;
     }
 
-    public KubernetesClusterStateDao<S, E> dao() {
+    public ClusterStateStore<S, E> dao() {
         return dao;
     }
 
@@ -169,6 +169,31 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                     entry.hold().token());
         }
         return hit;
+    }
+
+    /**
+     * Ends a destroy that went ahead where CloudStack's table has no way to Destroyed (a cluster whose
+     * create never started: Created has no DestroyRequested row) by removing the row, compared on what
+     * the entry holds: an operation that moved the cluster since (a start) makes it miss, and the row
+     * stays as it was. False also for an entry this does not end: another operation, one that moved the
+     * cluster, or a destroy whose successful completion changes the state (complete it instead).
+     */
+    public boolean removeNeverStarted(long clusterId, OperationEntry<S, E> entry) {
+        Objects.requireNonNull(entry, "entry");
+        Hold<S> hold = entry.hold();
+        if (entry.operation() != Operation.DESTROY || hold == null || hold.movedTo() != null) {
+            return false;
+        }
+        StateWrite<S, E> end = machine.completion(hold, Outcome.SUCCEEDED);
+        if (end != null && end.target().state() != hold.token().state()) {
+            return false;
+        }
+        open.compareAndSet(hold, null);
+        boolean removed = dao.removeAt(clusterId, hold.token(), end == null ? null : end.target());
+        if (!removed) {
+            LOG.info("Kubernetes cluster {}: no longer at {}; not removed", clusterId, hold.token());
+        }
+        return removed;
     }
 
     /** Starts a scale or autoscale accepted with the cluster in {@code startedFrom} (fenced: reads its token now). */

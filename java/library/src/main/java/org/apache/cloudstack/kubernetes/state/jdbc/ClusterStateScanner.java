@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.MsHost;
 import org.apache.cloudstack.kubernetes.state.Owner;
@@ -66,7 +67,8 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
     private final ConnectionSource source;
     private final Supplier<Owner> scanner;
     private final boolean fenced;
-    private final AsyncJobLookup jobLookup = new AsyncJobLookup();
+    /** The lookup of the jobs that hold clusters: of the table's release line until {@link #setClusterCommands}. */
+    private volatile AsyncJobLookup jobLookup;
     private final String candidatesSql;
     private final ScanQueries.Listing reconcileListing;
     private final S alert;
@@ -96,6 +98,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         this.source = Objects.requireNonNull(source, "source");
         this.scanner = Objects.requireNonNull(scanner, "scanner");
         this.fenced = dao.mode() == StateMode.FENCED;
+        this.jobLookup = new AsyncJobLookup(ClusterCommandSet.ofReleaseLine(machine.profile()));
         Set<S> orphans = machine.orphanStates();
         // An empty set matches nothing; a fenced row held by an operation is a candidate in any state.
         String inOperation = orphans.isEmpty() ? "1 = 0" : "state IN (" + ScanQueries.quotedNames(orphans) + ")";
@@ -121,6 +124,23 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** Observes the points of every later pass ({@code null}: none). */
+    /**
+     * The commands whose IN_PROGRESS jobs hold their cluster: the plugin's own (what it registers), so
+     * that a command CloudStack adds or renames holds its cluster without a change here.
+     */
+    public void setClusterCommands(ClusterCommandSet commands) {
+        if (commands == null) {
+            throw new IllegalArgumentException("commands is null");
+        }
+        this.jobLookup = new AsyncJobLookup(commands);
+        LOG.info("Status scanner: jobs that hold a Kubernetes cluster: {}", commands.describe());
+    }
+
+    /** The commands whose IN_PROGRESS jobs hold their cluster. */
+    public ClusterCommandSet clusterCommands() {
+        return jobLookup.commands();
+    }
+
     public void setListener(ScanListener listener) {
         this.listener = listener == null ? new ScanListener() { } : listener;
     }

@@ -10,6 +10,7 @@ import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
 import org.apache.cloudstack.kubernetes.state.internal.Token;
@@ -28,10 +29,11 @@ import org.apache.logging.log4j.Logger;
  * <p>A DAO made by {@link #withHistory(Long)} also inserts one {@code cks_state_history} row per
  * state change, in the same transaction. Thread-safe: every call uses its own connection.
  */
-public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> {
+public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> implements ClusterStateStore<S, E> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStateDao.class);
 
     /** The compat compare-and-set. */
+    private static final String READING = "reading the state of a Kubernetes cluster";
     public static final String CAS_SQL =
             "UPDATE kubernetes_cluster SET state = ? WHERE id = ? AND state = ? AND removed IS NULL";
     /** The fenced compare-and-set. */
@@ -73,10 +75,12 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return history;
     }
 
+    @Override
     public ClusterStateMachine<S, E> machine() {
         return machine;
     }
 
+    @Override
     public StateMode mode() {
         return machine.mode();
     }
@@ -91,8 +95,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      */
     public boolean updateState(long clusterId, S expected, E event) {
         StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
-        return write != null && ManualCommitWrite.run(source, () -> "updating the state of Kubernetes cluster "
-                + clusterId + " from " + expected + " to " + write.target().state(),
+        return write != null && ManualCommitWrite.run(source, clusterId, "updating the state of a Kubernetes cluster from "
+                + expected + " to " + write.target().state(), () -> "updating the state from " + expected + " to " + write.target().state(),
                 c -> compareAndSet(c, clusterId, write));
     }
 
@@ -103,18 +107,56 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     }
 
     /** Applies one write the native core decided; true when it hit (the row had exactly the expected token). */
+    @Override
     public boolean apply(long clusterId, StateWrite<S, E> write) {
         Objects.requireNonNull(write, "write");
-        if (!valid(clusterId, write, fenced)) {
+        if (!StateWrites.valid(machine, clusterId, write, fenced)) {
             return false;
         }
-        return ManualCommitWrite.run(source, () -> "write " + write + " of Kubernetes cluster " + clusterId,
+        return ManualCommitWrite.run(source, clusterId, "changing the state of a Kubernetes cluster from "
+                + write.expected().state() + " to " + write.target().state(), () -> "write " + write,
                 c -> compareAndSet(c, clusterId, write));
+    }
+
+    /**
+     * Removes (soft-deletes, as CloudStack's {@code remove} does) the row of a cluster still at
+     * {@code expected}: a compare-and-set, so that an operation that moved it first (a start of a
+     * Created cluster) makes this miss. Fenced, {@code released} is the core's release of the hold
+     * (its version is stored, the owner cleared); compat, null. True when the row was removed.
+     */
+    @Override
+    public boolean removeAt(long clusterId, Token<S> expected, Token<S> released) {
+        Objects.requireNonNull(expected, "expected");
+        if (!StateWrites.validRemoval(clusterId, expected, released, fenced)) {
+            return false;
+        }
+        return ManualCommitWrite.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
+                () -> "removal at " + expected, c -> ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster "
+                        + clusterId + ": removal at " + expected, tx -> {
+                            String sql = "UPDATE kubernetes_cluster SET removed = " + DatabaseClock.utcNow(tx)
+                                    + (fenced ? ", " + FenceColumnsSql.VERSION + " = ?, " + FenceColumnsSql.OWNER_MSID
+                                            + " = NULL, " + FenceColumnsSql.OWNER_RUNID + " = NULL, " + FenceColumnsSql.JOB
+                                            + " = NULL" : "")
+                                    + " WHERE id = ? AND state = ?" + (fenced ? " AND " + FenceColumnsSql.VERSION + " = ?" : "")
+                                    + " AND removed IS NULL";
+                            try (PreparedStatement ps = tx.prepareStatement(sql)) {
+                                int i = 1;
+                                if (fenced) {
+                                    ps.setLong(i++, released.version());
+                                }
+                                ps.setLong(i++, clusterId);
+                                ps.setString(i++, expected.state().name());
+                                if (fenced) {
+                                    ps.setLong(i, expected.version());
+                                }
+                                return ps.executeUpdate() == 1;
+                            }
+                        }));
     }
 
     /** {@link #apply(long, StateWrite)} on the scanner's manual-commit connection: commits a hit, rolls back a miss. */
     boolean applyAndCommit(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
-        return valid(clusterId, write, fenced) && compareAndSet(c, clusterId, write);
+        return StateWrites.valid(machine, clusterId, write, fenced) && compareAndSet(c, clusterId, write);
     }
 
     // ---- Joined forms: on the caller's connection, inside the caller's transaction (CloudStack's
@@ -144,14 +186,14 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             return null;
         }
         StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
-        return valid(clusterId, write, false) ? write : null;
+        return StateWrites.valid(machine, clusterId, write, false) ? write : null;
     }
 
     /** {@link #apply(long, StateWrite)} in the caller's transaction on {@code connection}; true when it hit. */
     public boolean apply(Connection connection, long clusterId, StateWrite<S, E> write) {
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(write, "write");
-        return valid(clusterId, write, fenced) && joined(connection, clusterId, write);
+        return StateWrites.valid(machine, clusterId, write, fenced) && joined(connection, clusterId, write);
     }
 
     /** {@link #findState(long)} in the caller's transaction on {@code connection}. */
@@ -166,7 +208,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         try {
             return readRow(connection, clusterId);
         } catch (SQLException e) {
-            throw new StateStoreException("reading the state of Kubernetes cluster " + clusterId, e);
+            throw StateStoreException.ofCluster(READING, clusterId, READING, e);
         }
     }
 
@@ -174,23 +216,25 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         try {
             return writeRow(c, clusterId, w);
         } catch (SQLException e) {
-            throw new StateStoreException("Kubernetes cluster " + clusterId + ": " + w + " in the caller's transaction",
-                    e);
+            throw StateStoreException.ofCluster("changing the state of a Kubernetes cluster from " + w.expected().state()
+                    + " to " + w.target().state() + " in the caller's transaction", clusterId, "write " + w + " in the caller's transaction", e);
         }
     }
 
     /** The state of a live (not removed) cluster, or null when there is none with this id. */
+    @Override
     public S findState(long clusterId) {
         ClusterRow<S> row = findRow(clusterId);
         return row == null ? null : row.state();
     }
 
     /** The row of a live cluster as this mode reads it (fenced: with version and owner), or null. */
+    @Override
     public ClusterRow<S> findRow(long clusterId) {
         try (Connection c = source.open()) {
             return readRow(c, clusterId);
         } catch (SQLException e) {
-            throw new StateStoreException("reading the state of Kubernetes cluster " + clusterId, e);
+            throw StateStoreException.ofCluster(READING, clusterId, READING, e);
         }
     }
 
@@ -201,19 +245,6 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
                 return rs.next() ? row(rs, 1) : null;
             }
         }
-    }
-
-    /**
-     * The row as the worker loaded it, in state {@code loaded}: compat compares the state alone, so
-     * nothing is read; fenced reads the version and owner now (null: no such cluster), and a row that
-     * has moved on since makes the entry's write miss.
-     */
-    ClusterRow<S> rowAsLoaded(long clusterId, S loaded) {
-        if (!fenced) {
-            return ClusterRow.of(loaded);
-        }
-        ClusterRow<S> row = findRow(clusterId);
-        return row == null ? null : new ClusterRow<>(new Token<>(loaded, row.version()), row.owner());
     }
 
     /** The columns this mode reads for a row: state (fenced: the fence columns too). */
@@ -231,23 +262,6 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     ClusterRow<S> row(ResultSet rs, int first) throws SQLException {
         S state = machine.state(rs.getString(first).strip());
         return fenced ? FenceColumnsSql.read(rs, first + 1, state) : ClusterRow.of(state);
-    }
-
-    /** Only writes of the core's shape for this mode: a table transition (or none), a version that grows. */
-    private boolean valid(long clusterId, StateWrite<S, E> w, boolean versioned) {
-        S expected = w.expected().state();
-        S target = w.target().state();
-        boolean shape = w.event() == null ? versioned && target == expected
-                : machine.nextState(expected, w.event()) == target && (versioned || target != expected);
-        // A version that does not grow would let an old token hit again.
-        boolean version = versioned ? w.versioned() && w.target().version() > w.expected().version()
-                : !w.versioned() && !w.target().versioned() && w.owner() == null;
-        if (!shape || !version) {
-            LOG.warn("Kubernetes cluster {}: {} is not a {} write of the table; not written", clusterId, w,
-                    versioned ? "fenced" : "compat");
-            return false;
-        }
-        return true;
     }
 
     /** On a manual-commit connection: commits a hit, rolls back a miss or a failure. */

@@ -53,7 +53,8 @@ final class ManualCommitWrite {
         }
     }
 
-    static boolean run(ConnectionSource source, Supplier<String> what, Body body) {
+    /** {@code action}: what failed, as a user may read it (no id); {@code what}: the same with its ids, for the log. */
+    static boolean run(ConnectionSource source, long clusterId, String action, Supplier<String> what, Body body) {
         try (Connection c = source.open()) {
             boolean autoCommit = c.getAutoCommit();
             if (autoCommit) {
@@ -75,7 +76,7 @@ final class ManualCommitWrite {
                 LOG.info("{}: lost the race ({})", what.get(), e.getMessage());
                 return false;
             }
-            throw new StateStoreException(what.get(), e);
+            throw StateStoreException.ofCluster(action, clusterId, what.get(), e);
         }
     }
 }

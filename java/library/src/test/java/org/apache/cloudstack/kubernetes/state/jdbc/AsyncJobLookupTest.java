@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
+import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
@@ -22,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The IN_PROGRESS cluster job lookup on CloudStack's async_job table. */
 class AsyncJobLookupTest {
+    private static final ClusterCommandSet EVERY = ClusterCommandSet.ofReleaseLine(Profile.CLOUDSTACK_4_22);
     private static final String START_CMD = "org.apache.cloudstack.api.command.user.kubernetes.cluster.StartKubernetesClusterCmd";
 
     static Stream<Databases.Db> dbs() {
@@ -30,7 +33,7 @@ class AsyncJobLookupTest {
 
     private static AsyncJobLookup.ClusterJobs lookup(Databases.Db db, StatementCounter counter) throws SQLException {
         try (Connection c = counter.open()) {
-            return new AsyncJobLookup().inProgressClusterJobs(c);
+            return new AsyncJobLookup(EVERY).inProgressClusterJobs(c);
         }
     }
 
@@ -81,11 +84,11 @@ class AsyncJobLookupTest {
 
         // Jobs of any status that name b, by the same rule, newest first (explain's list).
         try (Connection c = db.connect()) {
-            List<Long> naming = new AsyncJobLookup().jobsNaming(c, b, f.uuid(b), 100);
+            List<Long> naming = new AsyncJobLookup(EVERY).jobsNaming(c, b, f.uuid(b), 100);
             assertTrue(naming.containsAll(List.of(upperCase, byUuid, byIdRemovedRow)), naming.toString());
             assertFalse(naming.contains(idWins), "instance_id names a; its job_cmd_info's uuid of b does not count");
             assertEquals(naming.stream().sorted(java.util.Comparator.reverseOrder()).toList(), naming, "newest first");
-            assertEquals(2, new AsyncJobLookup().jobsNaming(c, b, f.uuid(b), 2).size(), "at most the limit");
+            assertEquals(2, new AsyncJobLookup(EVERY).jobsNaming(c, b, f.uuid(b), 2).size(), "at most the limit");
         }
     }
 
@@ -98,7 +101,7 @@ class AsyncJobLookupTest {
         Map<Long, AsyncJobLookup.ClusterJob> expected = new HashMap<>();
         Map<Long, Long> clusterOfJob = new HashMap<>();
         for (JobShape shape : JobShape.values()) {
-            for (String cmd : ClusterCommands.ALL) {
+            for (String cmd : ClusterCommands.OF_4_21) {
                 long cluster = f.cluster(State.Scaling);
                 long job = rows.job().shape(shape).cmd(cmd).cluster(cluster, f.uuid(cluster)).insert();
                 boolean byId = shape.instanceId(cmd, cluster) != null;
@@ -128,10 +131,46 @@ class AsyncJobLookupTest {
         assertEquals(expected, found);
         try (Connection c = db.connect()) {
             for (Map.Entry<Long, Long> e : clusterOfJob.entrySet()) {
-                assertEquals(List.of(e.getKey()), new AsyncJobLookup().jobsNaming(c, e.getValue(), f.uuid(e.getValue()), 10),
+                assertEquals(List.of(e.getKey()), new AsyncJobLookup(EVERY).jobsNaming(c, e.getValue(), f.uuid(e.getValue()), 10),
                         "explain's jobs of cluster " + e.getValue());
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0} the commands given decide: a command the plugin adds holds its cluster, one its line lacks does not")
+    @MethodSource("dbs")
+    void theCommandsGivenDecideWhichJobsHoldAClusterTheirs(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        CloudStackRows rows = f.rows();
+        String added = "org.example.cks.RebalanceKubernetesClusterCmd";
+        long rebalancing = f.cluster(State.Scaling);
+        long rebalanceJob = rows.job().cmd(added).cluster(rebalancing, f.uuid(rebalancing)).insert();
+        long adding = f.cluster(State.Scaling);
+        long addNodesJob = rows.job().cmd(ClusterCommands.ADD_NODES).cluster(adding, f.uuid(adding)).insert();
+        long stopping = f.cluster(State.Stopping);
+        long stopJob = rows.job().cmd(ClusterCommands.STOP).cluster(stopping, f.uuid(stopping)).insert();
+
+        ClusterCommandSet plugin = ClusterCommandSet.of("a plugin's", List.of(
+                new ClusterCommandSet.Command(ClusterCommands.STOP, ClusterCommands.RESOURCE_TYPE),
+                new ClusterCommandSet.Command(added, ClusterCommands.RESOURCE_TYPE)));
+        try (Connection c = db.connect()) {
+            assertEquals(Map.of(rebalanceJob, rebalancing, stopJob, stopping), clusterOfJob(new AsyncJobLookup(plugin), c),
+                    "the plugin's commands: its new one, not a command it does not register");
+            assertEquals(Map.of(addNodesJob, adding, stopJob, stopping), clusterOfJob(new AsyncJobLookup(EVERY), c),
+                    "4.21 and later: add nodes, not a command of no release");
+            assertEquals(Map.of(stopJob, stopping),
+                    clusterOfJob(new AsyncJobLookup(ClusterCommandSet.ofReleaseLine(Profile.CLOUDSTACK_4_20_2)), c),
+                    "4.20 has no add nodes");
+            assertEquals(List.of(rebalanceJob), new AsyncJobLookup(plugin).jobsNaming(c, rebalancing, f.uuid(rebalancing), 10));
+            assertEquals(List.of(), new AsyncJobLookup(EVERY).jobsNaming(c, rebalancing, f.uuid(rebalancing), 10));
+        }
+    }
+
+    private static Map<Long, Long> clusterOfJob(AsyncJobLookup lookup, Connection c) throws SQLException {
+        Map<Long, Long> out = new HashMap<>();
+        lookup.inProgressClusterJobs(c).jobs().forEach(j -> out.put(j.jobId(), j.clusterId()));
+        return out;
     }
 
     @ParameterizedTest(name = "{0} no uuid to resolve: a single statement")

@@ -170,8 +170,10 @@ class DatabaseFaultsTest {
     void connectionKilledInTheMiddleOfACompareAndSet(Databases.Db db) throws Exception {
         Object outcome = casKilledWhileWaiting(db, "CONNECTION");
         assertTrue(outcome instanceof StateStoreException, "a clear error, not " + outcome);
-        assertTrue(((StateStoreException) outcome).getMessage().contains("updating the state of Kubernetes cluster"),
-                ((StateStoreException) outcome).getMessage());
+        StateStoreException failure = (StateStoreException) outcome;
+        assertTrue(failure.getMessage().startsWith("updating the state of a Kubernetes cluster from "), failure.getMessage());
+        assertFalse(failure.getMessage().matches("(?s).*cluster \\d.*"), "no row id in the message: " + failure.getMessage());
+        assertTrue(failure.clusterId() > 0, "the id, for the caller's log");
         System.out.println("FAULT kill-connection " + db + " -> " + outcome);
     }
 

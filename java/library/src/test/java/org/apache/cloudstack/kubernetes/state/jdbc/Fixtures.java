@@ -134,7 +134,7 @@ final class Fixtures {
         }
     }
 
-    private String queryString(String sql) throws SQLException {
+    String queryString(String sql) throws SQLException {
         try (Connection c = db.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         }

@@ -65,6 +65,52 @@ class OperationGuardTest {
         assertEquals(State.Upgrading, f.state(id));
     }
 
+    @ParameterizedTest(name = "{0} {1}: a destroy of a never-started cluster removes its row; a start first makes it miss")
+    @MethodSource("dbs")
+    void aDestroyOfANeverStartedClusterRemovesItsRow(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = reset(db, mode);
+        ClusterOperationGuard<State, Event> guard = guard(db, mode);
+        long created = f.cluster(State.Created);
+        OperationEntry<State, Event> destroy = guard.transitToOperationState(created, Operation.DESTROY);
+        assertEquals(OperationEntry.Kind.PROCEEDED, destroy.kind(), "CloudStack's table has no way out of Created");
+        assertTrue(guard.removeNeverStarted(created, destroy));
+        assertTrue(removed(f, created), "removed as CloudStack's remove does");
+        assertEquals(State.Created, f.state(created), "no state CloudStack's table lacks");
+        assertNull(guard.dao().findRow(created));
+        assertFalse(guard.removeNeverStarted(created, destroy), "once");
+
+        // A start that moved the cluster between the destroy's entry and its removal wins: nothing removed.
+        long racing = f.cluster(State.Created);
+        OperationEntry<State, Event> late = guard.transitToOperationState(racing, Operation.DESTROY);
+        f.setState(racing, State.Starting);
+        assertFalse(guard.removeNeverStarted(racing, late));
+        assertFalse(removed(f, racing));
+        assertEquals(State.Starting, f.state(racing));
+
+        // Not an ending of any other operation, nor of a destroy the table completes.
+        long destroying = f.cluster(State.Destroying);
+        OperationEntry<State, Event> retried = guard.transitToOperationState(destroying, Operation.DESTROY);
+        assertEquals(OperationEntry.Kind.PROCEEDED, retried.kind());
+        assertFalse(guard.removeNeverStarted(destroying, retried), "Destroying completes to Destroyed instead");
+        long running = f.cluster(State.Running);
+        OperationEntry<State, Event> entered = guard.transitToOperationState(running, Operation.DESTROY);
+        assertFalse(guard.removeNeverStarted(running, entered), "it moved the cluster");
+        long createdToo = f.cluster(State.Created);
+        OperationEntry<State, Event> scale = guard.transitToOperationState(createdToo, Operation.SCALE);
+        assertFalse(guard.removeNeverStarted(createdToo, scale), "another operation");
+        for (long id : List.of(destroying, running, createdToo)) {
+            assertFalse(removed(f, id), "row " + id);
+        }
+
+        // A destroyed cluster whose removal never came: the destroy has nothing left to do but remove it.
+        long destroyed = f.cluster(State.Destroyed);
+        assertEquals(OperationEntry.Kind.NOTHING_TO_DO, guard.transitToOperationState(destroyed, Operation.DESTROY).kind());
+    }
+
+    private static boolean removed(Fixtures f, long clusterId) throws SQLException {
+        return f.queryString("SELECT removed FROM kubernetes_cluster WHERE id = " + clusterId) != null;
+    }
+
     @ParameterizedTest(name = "{0} {1}: an operation fails when another moved the cluster first, moving nothing")
     @MethodSource("dbs")
     void failsWhenAnotherOperationMovedTheClusterFirst(Databases.Db db, StateMode mode) throws SQLException {

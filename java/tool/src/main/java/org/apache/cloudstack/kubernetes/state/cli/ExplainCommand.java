@@ -80,7 +80,7 @@ final class ExplainCommand implements Callable<Integer> {
             table = tableOption.resolve(c, false);
             ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, table.profile())
                     .withHeartbeatThreshold(CloudStackConfiguration.heartbeatThresholdMillis(c));
-            OverdueOperations overdue = new OverdueOperations(
+            OverdueOperations overdue = new OverdueOperations(table.commands(),
                     machine.orphanStates().stream().map(Enum::name).toList(), overdueAfter);
             e = new ClusterExplainer<>(machine, db.source(), mode.mode(), maxJobs, overdue).explain(cluster.strip());
         } catch (ClusterExplainer.NotFound notFound) {
@@ -97,7 +97,7 @@ final class ExplainCommand implements Callable<Integer> {
 
     private static String text(ModeOption.Resolved mode, TableOption.Resolved table, ClusterExplanation e) {
         StringBuilder out = new StringBuilder("mode: ").append(mode.label()).append(" (").append(mode.how()).append(")\n")
-                .append(table.line()).append('\n');
+                .append(table.line()).append('\n').append(table.commandsLine()).append('\n');
         ClusterExplanation.Cluster c = e.cluster();
         for (ClusterExplanation.Cluster other : e.namesakes()) {
             out.append(String.format(Locale.ROOT, "note: the id or uuid given is also the name of cluster %d %s%s: explain"
@@ -146,7 +146,7 @@ final class ExplainCommand implements Callable<Integer> {
         ClusterExplanation.Cluster c = e.cluster();
         StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
                 .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
-                .append(", ").append(table.json())
+                .append(", ").append(table.json()).append(", ").append(table.commandsJson())
                 .append(", \"cluster\": {\"id\": ").append(c.id())
                 .append(", \"uuid\": ").append(Json.quote(c.uuid())).append(", \"name\": ").append(Json.quote(c.name()))
                 .append(", \"state\": ").append(Json.quote(c.state())).append(", \"removed\": ").append(Json.quote(c.removed()))

@@ -110,7 +110,7 @@ final class ScanCommand implements Callable<Integer> {
         long threshold = CloudStackConfiguration.heartbeatThresholdMillis(c);
         ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class,
                 report.table.profile()).withHeartbeatThreshold(threshold);
-        DepartedServerJobs departedJobs = new DepartedServerJobs(threshold, includeSilentUp);
+        DepartedServerJobs departedJobs = new DepartedServerJobs(report.table.commands(), threshold, includeSilentUp);
         List<DepartedServerJobs.Job> gone = departedJobs.find(c);
         StuckClusterScan<State, Event> scan = new StuckClusterScan<>(machine, db.source(), report.mode.mode());
         report.started();
@@ -134,7 +134,7 @@ final class ScanCommand implements Callable<Integer> {
         } else {
             report.result = recover(scan, report, signal);
         }
-        report.overdue = DepartedReport.withoutDeparted(new OverdueOperations(machine.orphanStates().stream()
+        report.overdue = DepartedReport.withoutDeparted(new OverdueOperations(report.table.commands(), machine.orphanStates().stream()
                 .map(Enum::name).toList(), overdueAfter).find(c), report.departed);
     }
 

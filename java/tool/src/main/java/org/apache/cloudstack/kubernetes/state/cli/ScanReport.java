@@ -87,7 +87,7 @@ final class ScanReport {
     }
 
     private String header() {
-        return "mode: " + mode.label() + " (" + mode.how() + ")\n" + table.line() + "\n";
+        return "mode: " + mode.label() + " (" + mode.how() + ")\n" + table.line() + "\n" + table.commandsLine() + "\n";
     }
 
     String text() {
@@ -135,7 +135,7 @@ final class ScanReport {
     String json() {
         StringBuilder out = new StringBuilder("{\"mode\": ").append(Json.quote(mode.label()))
                 .append(", \"mode_chosen\": ").append(Json.quote(mode.how()))
-                .append(", ").append(table.json());
+                .append(", ").append(table.json()).append(", ").append(table.commandsJson());
         if (interrupted) {
             out.append(", \"interrupted\": true, \"recovered\": ").append(recovered).append(", \"missed\": ").append(missed)
                     .append(", \"departed_jobs_left\": ").append(departedLeft.stream().map(DepartedServerJobs.Job::jobId).toList())

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.ReleaseTable;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRelease;
@@ -41,6 +42,21 @@ final class TableOption {
         /** {@code "table": ..., "table_chosen": ...}, beside {@code mode} and {@code mode_chosen}. */
         String json() {
             return "\"table\": " + Json.quote(profile.label()) + ", \"table_chosen\": " + Json.quote(how);
+        }
+
+        /** The commands whose jobs hold a cluster: the table's release line's (the tool has no plugin to ask). */
+        ClusterCommandSet commands() {
+            return ClusterCommandSet.ofReleaseLine(profile);
+        }
+
+        /** Which {@link #commands()} the job lookup used: one line of the report. */
+        String commandsLine() {
+            return "job commands: " + commands().source();
+        }
+
+        /** {@code "job_commands": ...}, beside {@code table}. */
+        String commandsJson() {
+            return "\"job_commands\": " + Json.quote(commands().source());
         }
     }
 

@@ -12,8 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
@@ -117,19 +117,20 @@ public final class DepartedServerJobs {
      * it is no cluster job, or {@code error}, a database error, which is not printed as it came).
      */
     public record Outcome(Job job, boolean failed, String missed, SQLException error, boolean left) {
-        Outcome(Job job, boolean failed, String missed, SQLException error) {
-            this(job, failed, missed, error, false);
-        }
+        Outcome(Job job, boolean failed, String missed, SQLException error) { this(job, failed, missed, error, false); }
     }
 
     private final long thresholdMillis;
     private final boolean includeSilentUp;
+    private final AsyncJobLookup jobLookup;
 
     /**
+     * @param commands        the commands whose jobs hold a cluster
      * @param thresholdMillis the deployment's {@code cluster.heartbeat.threshold}
      * @param includeSilentUp whether {@link #fail} also fails the jobs of a row that says Up with an old heartbeat
      */
-    public DepartedServerJobs(long thresholdMillis, boolean includeSilentUp) {
+    public DepartedServerJobs(ClusterCommandSet commands, long thresholdMillis, boolean includeSilentUp) {
+        this.jobLookup = new AsyncJobLookup(commands);
         if (thresholdMillis <= 0) {
             throw new IllegalArgumentException("heartbeat threshold must be positive: " + thresholdMillis);
         }
@@ -205,13 +206,13 @@ public final class DepartedServerJobs {
             return jobs;
         }
         Map<Long, Long> clusterOf = new HashMap<>();
-        for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup().inProgressClusterJobs(c).jobs()) {
+        for (AsyncJobLookup.ClusterJob j : jobLookup.inProgressClusterJobs(c).jobs()) {
             clusterOf.put(j.jobId(), j.clusterId());
         }
         List<Job> out = new ArrayList<>(jobs.size());
         for (Job j : jobs) {
             Long cluster = clusterOf.get(j.jobId());
-            if (cluster == null && ClusterCommands.ALL.contains(j.command())) {
+            if (cluster == null && jobLookup.commands().contains(j.command())) {
                 cluster = AsyncJobLookup.UNKNOWN_CLUSTER; // ended between the two reads: shown as of unknown cluster
             }
             out.add(j.withCluster(cluster));

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
@@ -61,6 +62,11 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         }
     }
 
+    /** The tool's: those of the table's release line. */
+    private ClusterCommandSet commands() {
+        return ClusterCommandSet.ofReleaseLine(machine.profile());
+    }
+
     public ClusterExplanation explain(String clusterRef) throws SQLException, NotFound {
         ClusterExplanation.Cluster cluster;
         List<ClusterExplanation.Job> jobs;
@@ -75,7 +81,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             cluster = find(c, clusterRef, fencedColumns, namesakes);
             jobs = jobs(c, cluster);
             servers = servers(c, cluster, jobs);
-            for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup().inProgressClusterJobs(c).jobs()) {
+            for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup(commands()).inProgressClusterJobs(c).jobs()) {
                 if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
                     unknown.add(j.jobId());
                 } else if (j.clusterId() == cluster.id()) {
@@ -83,7 +89,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                 }
             }
             long id = cluster.id();
-            departed = new DepartedServerJobs(machine.heartbeatThresholdMillis(), false).find(c).stream()
+            departed = new DepartedServerJobs(commands(), machine.heartbeatThresholdMillis(), false).find(c).stream()
                     .filter(j -> j.clusterJob() && (j.clusterId() == id || j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER))
                     .toList();
             // A departed server's job is listed there, with its own advice, not as a live overdue one.
@@ -188,7 +194,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
 
     /** The jobs that name the cluster, found by the scanner's own lookup rule, newest first. */
     private List<ClusterExplanation.Job> jobs(Connection c, ClusterExplanation.Cluster cluster) throws SQLException {
-        List<Long> ids = new AsyncJobLookup().jobsNaming(c, cluster.id(), cluster.uuid(), maxJobs);
+        List<Long> ids = new AsyncJobLookup(commands()).jobsNaming(c, cluster.id(), cluster.uuid(), maxJobs);
         if (ids.isEmpty()) {
             return List.of();
         }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
@@ -46,12 +47,15 @@ public final class OverdueOperations {
 
     private final List<String> states;
     private final long overdueAfterSeconds;
+    private final AsyncJobLookup jobLookup;
 
     /**
+     * @param commands            the commands whose jobs hold a cluster
      * @param operationStates     the states of a running operation (the machine's orphan states)
      * @param overdueAfterSeconds the limit of operations CloudStack has no timeout for (Destroying too)
      */
-    public OverdueOperations(Collection<String> operationStates, long overdueAfterSeconds) {
+    public OverdueOperations(ClusterCommandSet commands, Collection<String> operationStates, long overdueAfterSeconds) {
+        this.jobLookup = new AsyncJobLookup(commands);
         if (overdueAfterSeconds <= 0) {
             throw new IllegalArgumentException(OVERDUE_AFTER + " must be positive");
         }
@@ -70,7 +74,7 @@ public final class OverdueOperations {
             return List.of();
         }
         Map<Long, Long> clusterOfJob = new LinkedHashMap<>();
-        for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup().inProgressClusterJobs(c).jobs()) {
+        for (AsyncJobLookup.ClusterJob j : jobLookup.inProgressClusterJobs(c).jobs()) {
             if (clusters.containsKey(j.clusterId())) {
                 clusterOfJob.put(j.jobId(), j.clusterId());
             }

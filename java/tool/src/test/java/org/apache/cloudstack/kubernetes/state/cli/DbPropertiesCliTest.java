@@ -81,7 +81,7 @@ class DbPropertiesCliTest {
         Files.writeString(dir.resolve("key"), KEY + "\n");
         ToolRun scan = ToolRun.of("scan", "--db-properties", props.toString());
         assertEquals(0, scan.code(), scan.err());
-        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
+        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE + ToolDatabase.JOBS_LINE
                 + "no stuck Kubernetes cluster: none is in an operation's state\n", scan.out());
         ToolRun explain = ToolRun.of("explain", "nowhere", "--db-properties", props.toString());
         assertEquals(1, explain.code());

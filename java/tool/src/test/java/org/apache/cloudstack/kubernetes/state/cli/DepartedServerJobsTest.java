@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
+import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
@@ -287,7 +289,7 @@ class DepartedServerJobsTest {
     @EnumSource(ToolDatabase.class)
     void aServerBackOrAJobEndedBeforeTheWriteIsMissedAndLeft(ToolDatabase db) throws SQLException {
         build(db);
-        DepartedServerJobs departed = new DepartedServerJobs(CloudStackConfiguration.DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, true);
+        DepartedServerJobs departed = new DepartedServerJobs(ClusterCommandSet.ofReleaseLine(Profile.CLOUDSTACK_4_22), CloudStackConfiguration.DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, true);
         List<DepartedServerJobs.Job> found;
         try (Connection c = db.connect()) {
             found = departed.find(c);

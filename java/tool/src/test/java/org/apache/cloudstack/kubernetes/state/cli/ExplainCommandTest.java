@@ -112,7 +112,7 @@ class ExplainCommandTest {
         assertTrue(waiting.out().contains("\"verdict\": {\"kind\": \"wait\", \"to\": null, \"jobs\": [" + unknown + "]"),
                 waiting.out());
         assertTrue(waiting.out().startsWith("{\"mode\": \"compat\", \"mode_chosen\": \"auto: the schema has no fence"
-                + " columns\", " + ToolDatabase.TABLE_JSON + ", \"cluster\": {\"id\": " + ids.get("stuck") + ", \"uuid\": \"uuid-stuck\""), waiting.out());
+                + " columns\", " + ToolDatabase.TABLE_JSON + ", " + ToolDatabase.JOBS_JSON + ", \"cluster\": {\"id\": " + ids.get("stuck") + ", \"uuid\": \"uuid-stuck\""), waiting.out());
         assertEquals(1, waiting.out().lines().count(), "one JSON document");
     }
 

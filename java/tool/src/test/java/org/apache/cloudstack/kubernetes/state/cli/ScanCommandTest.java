@@ -99,7 +99,7 @@ class ScanCommandTest {
         ToolRun run = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
         assertEquals(0, run.code(), run.err());
         assertTrue(run.out().startsWith("{\"mode\": \"compat\", \"mode_chosen\": \"auto: the schema has no fence columns\", "
-                + ToolDatabase.TABLE_JSON + ", \"waiting\": false"), run.out());
+                + ToolDatabase.TABLE_JSON + ", " + ToolDatabase.JOBS_JSON + ", \"waiting\": false"), run.out());
         assertEquals(expectedNames(), recoveredNames(run.out()));
         assertTrue(!run.out().contains("\"applied\""), run.out());
         assertEquals(OPERATION_STATES.length, run.out().split("\"reason\": \"no IN_PROGRESS job names it, and no job of"
@@ -107,7 +107,7 @@ class ScanCommandTest {
         assertTrue(run.out().endsWith(", \"overdue\": [], \"departed_server_jobs\": []}\n"), run.out());
         assertEquals(before, states(db));
         ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
-        assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
+        assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE + ToolDatabase.JOBS_LINE
                 + "would recover (dry run; --apply to perform):\n"), text.out());
         assertTrue(text.out().contains(ids.get("stuck-Scaling") + " uuid-stuck-Scaling stuck-Scaling: Scaling -> Alert:"
                 + " no IN_PROGRESS job names it, and no job of unknown cluster runs [NO_OWNER_NO_JOB]\n"), text.out());
@@ -132,7 +132,7 @@ class ScanCommandTest {
         assertEquals("Scaling", after.get("removed"));
         assertEquals("Scaling", after.get("external"));
         ToolRun second = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
-        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE
+        assertEquals("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE + ToolDatabase.JOBS_LINE
                 + "no stuck Kubernetes cluster: 3 cluster(s) in an operation's state, left alone: each has a live operation"
                 + " (an IN_PROGRESS job names it)\n", second.out());
     }

@@ -31,6 +31,11 @@ enum ToolDatabase {
     /** The same in JSON. */
     static final String TABLE_JSON = "\"table\": \"4.22\", \"table_chosen\": \"CloudStack 4.22.0.0's, from the version table\"";
 
+    /** Scan's and explain's line naming the commands whose jobs hold a cluster: the table's release line's. */
+    static final String JOBS_LINE = "job commands: CloudStack 4.21 and later's cluster commands (8)\n";
+    /** The same in JSON. */
+    static final String JOBS_JSON = "\"job_commands\": \"CloudStack 4.21 and later's cluster commands (8)\"";
+
     /** The JDBC URL the tool is given. */
     String url() {
         if (this == H2) {
