@@ -163,18 +163,38 @@ cmd_apply() {
     apply_series "$src" "$what"
 }
 
+# The patches of folder $2 applied to the source $1 after the series, each checked first.
+apply_extra() {
+    local patch
+    for patch in "$2"/*.patch; do
+        git -C "$1" apply --check "$patch" 2>&1 && git -C "$1" apply "$patch" \
+            || die "$LINE: $(basename "$patch") of $2 does not apply after the series"
+        log "$LINE: applied $(basename "$patch") of $2"
+    done
+}
+
+# The line make e2e-cloudstack builds (scripts/e2e-cloudstack.sh) with its harness patches.
+E2E_LINE=main
+
 # Each series applies with the poms at a later release of its line (cloudstack/lines.tsv): a hunk
-# whose context is the version line would break at the line's next release.
+# whose context is the version line would break at the line's next release. On the e2e's line the
+# e2e's harness patches (cloudstack/e2e) must apply after it too: make test catches a series change
+# that breaks them, not the next make e2e-cloudstack.
 cmd_versions() {
     local line release dir
     for line in $(lines); do
         release="$(line_field "$line" release)"
         dir="$WORK_ROOT/$line/versions"
         mkdir -p "$dir"
-        ( cmd_apply "$line" "$dir/src" "$release" ) >/dev/null 2>"$dir/apply.err" \
+        ( cmd_apply "$line" "$dir/src" "$release"
+          [ "$line" != "$E2E_LINE" ] || apply_extra "$dir/src" "$ROOT/cloudstack/e2e" ) >/dev/null 2>"$dir/apply.err" \
             || { cat "$dir/apply.err" >&2; exit 1; }
         rm -rf "$dir/src"
-        log "$line: the series applies with the poms at $release"
+        if [ "$line" = "$E2E_LINE" ]; then
+            log "$line: the series applies with the poms at $release, and cloudstack/e2e after it"
+        else
+            log "$line: the series applies with the poms at $release"
+        fi
     done
 }
 
@@ -373,14 +393,7 @@ cmd_management_server() {
     # Only the jar's path goes to standard output.
     cmd_modules "$line" >&2
     cmd_apply "$line" >&2
-    local patch
-    if [ -n "$extra" ]; then
-        for patch in "$extra"/*.patch; do
-            git -C "$WORK/src" apply --check "$patch" >&2 2>&1 && git -C "$WORK/src" apply "$patch" >&2 \
-                || die "$LINE: $(basename "$patch") of $extra does not apply after the series"
-            log "$LINE: applied $(basename "$patch") of $extra"
-        done
-    fi
+    [ -z "$extra" ] || apply_extra "$WORK/src" "$extra" >&2
     cmd_library >&2
     local start=$SECONDS cs_version
     cs_version="$(source_version "$WORK/src")"
