@@ -131,9 +131,9 @@ public final class AsyncJobLookup {
             bindCommands(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                long jobId = rs.getLong(1);
-                long instanceId = rs.getLong(2);
-                boolean hasInstance = !rs.wasNull();
+                    long jobId = rs.getLong(1);
+                    long instanceId = rs.getLong(2);
+                    boolean hasInstance = !rs.wasNull();
                     String uuid = hasInstance ? null : JobCmdInfo.clusterUuid(rs.getString(3));
                     rows.add(new long[] {jobId, hasInstance ? instanceId : UNKNOWN_CLUSTER});
                     uuids.add(uuid);

@@ -123,7 +123,6 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         this.heartbeatThreshold = Objects.requireNonNull(millis, "millis");
     }
 
-    /** Observes the points of every later pass ({@code null}: none). */
     /**
      * The commands whose IN_PROGRESS jobs hold their cluster: the plugin's own (what it registers), so
      * that a command CloudStack adds or renames holds its cluster without a change here.
@@ -141,6 +140,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         return jobLookup.commands();
     }
 
+    /** Observes the points of every later pass ({@code null}: none). */
     public void setListener(ScanListener listener) {
         this.listener = listener == null ? new ScanListener() { } : listener;
     }

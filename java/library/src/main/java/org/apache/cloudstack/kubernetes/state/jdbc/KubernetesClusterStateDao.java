@@ -32,8 +32,8 @@ import org.apache.logging.log4j.Logger;
 public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> implements ClusterStateStore<S, E> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStateDao.class);
 
-    /** The compat compare-and-set. */
     private static final String READING = "reading the state of a Kubernetes cluster";
+    /** The compat compare-and-set. */
     public static final String CAS_SQL =
             "UPDATE kubernetes_cluster SET state = ? WHERE id = ? AND state = ? AND removed IS NULL";
     /** The fenced compare-and-set. */
@@ -96,7 +96,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     public boolean updateState(long clusterId, S expected, E event) {
         StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
         return write != null && ManualCommitWrite.run(source, clusterId, "updating the state of a Kubernetes cluster from "
-                + expected + " to " + write.target().state(), () -> "updating the state from " + expected + " to " + write.target().state(),
+                + expected + " to " + write.target().state(), () -> "write " + write,
                 c -> compareAndSet(c, clusterId, write));
     }
 
@@ -132,26 +132,27 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         }
         return ManualCommitWrite.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
                 () -> "removal at " + expected, c -> ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster "
-                        + clusterId + ": removal at " + expected, tx -> {
-                            String sql = "UPDATE kubernetes_cluster SET removed = " + DatabaseClock.utcNow(tx)
-                                    + (fenced ? ", " + FenceColumnsSql.VERSION + " = ?, " + FenceColumnsSql.OWNER_MSID
-                                            + " = NULL, " + FenceColumnsSql.OWNER_RUNID + " = NULL, " + FenceColumnsSql.JOB
-                                            + " = NULL" : "")
-                                    + " WHERE id = ? AND state = ?" + (fenced ? " AND " + FenceColumnsSql.VERSION + " = ?" : "")
-                                    + " AND removed IS NULL";
-                            try (PreparedStatement ps = tx.prepareStatement(sql)) {
-                                int i = 1;
-                                if (fenced) {
-                                    ps.setLong(i++, released.version());
-                                }
-                                ps.setLong(i++, clusterId);
-                                ps.setString(i++, expected.state().name());
-                                if (fenced) {
-                                    ps.setLong(i, expected.version());
-                                }
-                                return ps.executeUpdate() == 1;
-                            }
-                        }));
+                        + clusterId + ": removal at " + expected, tx -> removeRow(tx, clusterId, expected, released)));
+    }
+
+    /** The removal's statement: the fenced one also stores the released version and clears the owner. */
+    private boolean removeRow(Connection c, long clusterId, Token<S> expected, Token<S> released) throws SQLException {
+        String release = fenced ? ", " + FenceColumnsSql.VERSION + " = ?, " + FenceColumnsSql.OWNER_MSID + " = NULL, "
+                + FenceColumnsSql.OWNER_RUNID + " = NULL, " + FenceColumnsSql.JOB + " = NULL" : "";
+        String version = fenced ? " AND " + FenceColumnsSql.VERSION + " = ?" : "";
+        try (PreparedStatement ps = c.prepareStatement("UPDATE kubernetes_cluster SET removed = " + DatabaseClock.utcNow(c)
+                + release + " WHERE id = ? AND state = ?" + version + " AND removed IS NULL")) {
+            int i = 1;
+            if (fenced) {
+                ps.setLong(i++, released.version());
+            }
+            ps.setLong(i++, clusterId);
+            ps.setString(i++, expected.state().name());
+            if (fenced) {
+                ps.setLong(i, expected.version());
+            }
+            return ps.executeUpdate() == 1;
+        }
     }
 
     /** {@link #apply(long, StateWrite)} on the scanner's manual-commit connection: commits a hit, rolls back a miss. */
@@ -208,7 +209,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         try {
             return readRow(connection, clusterId);
         } catch (SQLException e) {
-            throw StateStoreException.ofCluster(READING, clusterId, READING, e);
+            throw StateStoreException.ofCluster(READING, clusterId, e);
         }
     }
 
@@ -234,7 +235,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         try (Connection c = source.open()) {
             return readRow(c, clusterId);
         } catch (SQLException e) {
-            throw StateStoreException.ofCluster(READING, clusterId, READING, e);
+            throw StateStoreException.ofCluster(READING, clusterId, e);
         }
     }
 

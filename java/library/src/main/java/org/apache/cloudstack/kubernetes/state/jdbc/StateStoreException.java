@@ -43,6 +43,11 @@ public class StateStoreException extends RuntimeException {
         return e;
     }
 
+    /** {@link #ofCluster(String, long, String, SQLException)} whose log line says no more than its message. */
+    static StateStoreException ofCluster(String action, long clusterId, SQLException cause) {
+        return ofCluster(action, clusterId, action, cause);
+    }
+
     /** The id of the cluster whose row the failure was about, or {@link #NO_CLUSTER}. */
     public long clusterId() {
         return clusterId;

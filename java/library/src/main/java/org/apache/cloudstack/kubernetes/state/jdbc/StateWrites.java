@@ -13,7 +13,7 @@ import org.apache.logging.log4j.Logger;
  * The compare-and-set every {@link ClusterStateStore} applies, written once: which writes a store
  * accepts, when a row matches what a write expects, and the row it leaves. The database's statements
  * ({@link KubernetesClusterStateDao#CAS_SQL}, {@link KubernetesClusterStateDao#FENCED_CAS_SQL}) say the
- * same in SQL; {@code StoresAgreeTest} runs both on every write the core makes of a schedule.
+ * same in SQL; {@code StoresAgreeTest} runs every operation from every state through both.
  */
 final class StateWrites {
     private static final Logger LOG = LogManager.getLogger(StateWrites.class);

@@ -39,6 +39,8 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
     private final StateMode mode;
     private final int maxJobs;
     private final OverdueOperations overdue;
+    /** The tool's: the jobs of the table's release line's commands. */
+    private final AsyncJobLookup jobLookup;
 
     /**
      * @param mode    the mode the management servers run (checked against the schema by the caller)
@@ -51,6 +53,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         this.mode = mode;
         this.maxJobs = maxJobs;
         this.overdue = overdue;
+        this.jobLookup = new AsyncJobLookup(ClusterCommandSet.ofReleaseLine(machine.profile()));
     }
 
     /** Thrown when CLUSTER names no cluster, or several. */
@@ -60,11 +63,6 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
         NotFound(String message) {
             super(message);
         }
-    }
-
-    /** The tool's: those of the table's release line. */
-    private ClusterCommandSet commands() {
-        return ClusterCommandSet.ofReleaseLine(machine.profile());
     }
 
     public ClusterExplanation explain(String clusterRef) throws SQLException, NotFound {
@@ -81,7 +79,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             cluster = find(c, clusterRef, fencedColumns, namesakes);
             jobs = jobs(c, cluster);
             servers = servers(c, cluster, jobs);
-            for (AsyncJobLookup.ClusterJob j : new AsyncJobLookup(commands()).inProgressClusterJobs(c).jobs()) {
+            for (AsyncJobLookup.ClusterJob j : jobLookup.inProgressClusterJobs(c).jobs()) {
                 if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
                     unknown.add(j.jobId());
                 } else if (j.clusterId() == cluster.id()) {
@@ -89,7 +87,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
                 }
             }
             long id = cluster.id();
-            departed = new DepartedServerJobs(commands(), machine.heartbeatThresholdMillis(), false).find(c).stream()
+            departed = new DepartedServerJobs(jobLookup.commands(), machine.heartbeatThresholdMillis(), false).find(c).stream()
                     .filter(j -> j.clusterJob() && (j.clusterId() == id || j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER))
                     .toList();
             // A departed server's job is listed there, with its own advice, not as a live overdue one.
@@ -194,7 +192,7 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
 
     /** The jobs that name the cluster, found by the scanner's own lookup rule, newest first. */
     private List<ClusterExplanation.Job> jobs(Connection c, ClusterExplanation.Cluster cluster) throws SQLException {
-        List<Long> ids = new AsyncJobLookup(commands()).jobsNaming(c, cluster.id(), cluster.uuid(), maxJobs);
+        List<Long> ids = jobLookup.jobsNaming(c, cluster.id(), cluster.uuid(), maxJobs);
         if (ids.isEmpty()) {
             return List.of();
         }
