@@ -2,12 +2,19 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.text;
 
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
 /**
- * A date or time column as the tool prints it: as the database gives it, without fractions of a second,
- * with its zone. CloudStack writes its times in UTC (its session's time_zone, and GMT dates from
- * {@code DateUtil}), and so does every writer the tool knows.
+ * A date or time column as the tool prints it: as the database gives it, to the second (whole minutes
+ * too: {@code LocalDateTime.toString()} would drop their seconds), with its zone. CloudStack writes its
+ * times in UTC (its session's time_zone, and GMT dates from {@code DateUtil}), and so does every writer
+ * the tool knows.
  */
 public final class DatabaseTime {
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
     private DatabaseTime() {
     }
 
@@ -15,6 +22,12 @@ public final class DatabaseTime {
     public static String text(Object value) {
         if (value == null) {
             return null;
+        }
+        if (value instanceof Timestamp t) {
+            value = t.toLocalDateTime();
+        }
+        if (value instanceof LocalDateTime t) {
+            return SECONDS.format(t) + " UTC";
         }
         String s = value.toString().replace('T', ' ');
         int dot = s.indexOf('.');
