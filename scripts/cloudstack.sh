@@ -21,10 +21,11 @@
 #   scripts/cloudstack.sh library          install the library jar into the local Maven repository
 #   scripts/cloudstack.sh shade LINE       shade the patched plugin as the line's client/pom.xml does
 #                                          and bind the library from that jar (after test)
-#   scripts/cloudstack.sh management-server LINE [--simulator] [--with DIR]
+#   scripts/cloudstack.sh management-server LINE [--simulator] [--unpatched] [--with DIR]
 #                                          the patched management server's jar of the line (what a
 #                                          package installs as lib/cloudstack-<version>.jar); see
-#                                          docs/install-on-cloudstack.md
+#                                          docs/install-on-cloudstack.md. --unpatched: the line as
+#                                          released, no series, in <work>/<line>-unpatched
 #
 # The sources are the tarballs of cloudstack/lines.tsv in the shared folder (scripts/shared.sh),
 # checked against their SHA256SUMS. CloudStack's build reaches beyond Maven Central in three places
@@ -187,11 +188,15 @@ cmd_versions() {
         dir="$WORK_ROOT/$line/versions"
         mkdir -p "$dir"
         ( cmd_apply "$line" "$dir/src" "$release"
-          [ "$line" != "$E2E_LINE" ] || apply_extra "$dir/src" "$ROOT/cloudstack/e2e" ) >/dev/null 2>"$dir/apply.err" \
+          if [ "$line" = "$E2E_LINE" ]; then
+              apply_extra "$dir/src" "$ROOT/cloudstack/e2e"
+              # The e2e's unpatched build: its harness patches on the source alone.
+              extract "$dir/src" && git init -q "$dir/src" && apply_extra "$dir/src" "$ROOT/cloudstack/e2e/unpatched"
+          fi ) >/dev/null 2>"$dir/apply.err" \
             || { cat "$dir/apply.err" >&2; exit 1; }
         rm -rf "$dir/src"
         if [ "$line" = "$E2E_LINE" ]; then
-            log "$line: the series applies with the poms at $release, and cloudstack/e2e after it"
+            log "$line: the series applies with the poms at $release, cloudstack/e2e after it, cloudstack/e2e/unpatched to the source alone"
         else
             log "$line: the series applies with the poms at $release"
         fi
@@ -380,11 +385,12 @@ PY
 # client/target/cloud-client-ui-<version>.jar, which packages install as
 # /usr/share/cloudstack-management/lib/cloudstack-<version>.jar (docs/install-on-cloudstack.md).
 cmd_management_server() {
-    local line="${1:?usage: $0 management-server LINE [--simulator] [--with DIR]}" flags=("${MVN_FLAGS[@]}") extra="" what=""
+    local line="${1:?usage: $0 management-server LINE [--simulator] [--unpatched] [--with DIR]}" flags=("${MVN_FLAGS[@]}") extra="" what="" unpatched=""
     shift
     while [ $# -gt 0 ]; do
         case "$1" in
-            --simulator) flags+=(-Dsimulator); what=" with the simulator" ;;
+            --simulator) flags+=(-Dsimulator); what="$what with the simulator" ;;
+            --unpatched) unpatched=1; what="$what, unpatched" ;;
             --with) extra="${2:?--with needs a folder of patches}"; shift ;;
             *) die "management-server: unknown option $1" ;;
         esac
@@ -392,13 +398,26 @@ cmd_management_server() {
     done
     # Only the jar's path goes to standard output.
     cmd_modules "$line" >&2
-    cmd_apply "$line" >&2
+    if [ -n "$unpatched" ]; then
+        # CloudStack as released, beside the patched build (its own folder): what users run today.
+        WORK="$WORK_ROOT/$LINE-unpatched"
+        mkdir -p "$WORK"
+        log "$LINE: extracting ${SHA:0:12} into $WORK/src, no series"
+        extract "$WORK/src" >&2
+        git init -q "$WORK/src"
+    else
+        cmd_apply "$line" >&2
+        cmd_library >&2
+    fi
     [ -z "$extra" ] || apply_extra "$WORK/src" "$extra" >&2
-    cmd_library >&2
     local start=$SECONDS cs_version
     cs_version="$(source_version "$WORK/src")"
     log "$LINE: building the management server$what (client and what it needs, about 8 minutes; log: $WORK/management-server.log)"
-    if ! (cd "$WORK/src" && nice $MVN "${flags[@]}" "${QUICK_FLAGS[@]}" -pl client -am install) > "$WORK/management-server.log" 2>&1; then
+    # The unpatched build stays in its folder: installed, its modules would replace the series' in the
+    # local repository under the same version.
+    local goal=install
+    [ -z "$unpatched" ] || goal=package
+    if ! (cd "$WORK/src" && nice $MVN "${flags[@]}" "${QUICK_FLAGS[@]}" -pl client -am $goal) > "$WORK/management-server.log" 2>&1; then
         grep -E "ERROR|BUILD" "$WORK/management-server.log" | head -20 >&2
         die "$LINE: the management server did not build (log: $WORK/management-server.log)"
     fi

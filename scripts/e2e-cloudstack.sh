@@ -4,18 +4,22 @@
 # make e2e-cloudstack: CloudStack with the patched plugin on its simulator hypervisor, two management
 # servers on one MariaDB, each in a network namespace of its own (a management server's msid is its
 # MAC address: com.cloud.utils.net.MacAddress), a CKS operation interrupted by a SIGKILL, the cluster
-# recovered; in compat mode, then in fenced mode. Not part of make test (docs/e2e-cloudstack.md).
+# recovered; in compat mode, then in fenced mode. Beside them, the users' reports (scripts/e2e/
+# user_reports.py) on one server of each build: CloudStack as released and patched. Not part of make
+# test (docs/e2e-cloudstack.md).
 #
-#   scripts/e2e-cloudstack.sh            build (cached), then both modes side by side; report in target/e2e-cloudstack/
-#   scripts/e2e-cloudstack.sh build      only the build: the series and cloudstack/e2e applied, client built
+#   scripts/e2e-cloudstack.sh            both builds (cached), then every run side by side; report in target/e2e-cloudstack/
+#   scripts/e2e-cloudstack.sh build      only a build (CKS_E2E_BUILD: patched, the default, or unpatched):
+#                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
-#   scripts/e2e-cloudstack.sh run MODE   one mode (compat or fenced) on the built tree
+#   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched)
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
-# Each mode runs in a slot of its own (compat 0, fenced 1): its bridge and subnet 10.77.<slot>, its
-# namespaces, its MariaDB (port 3417 + slot), its folder target/e2e-cloudstack/<mode>. The build is
-# cached outside the clone (CKS_E2E_CACHE, default ~/.cache/cks-state/e2e-cloudstack), keyed on
-# CloudStack's source, the series, the e2e patches and the library jar (which builds reproducibly).
+# Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3): its
+# bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3417 + slot), its folder
+# target/e2e-cloudstack/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
+# ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
+# patched one, the series and the library jar (which builds reproducibly).
 # Every wait is bounded; a server that does not come up fails with the tail of its log.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -25,16 +29,23 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/shared.sh"
 OUT="$ROOT/target/e2e-cloudstack"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
-# The e2e runs main's series (scripts/cloudstack.sh builds it into <work>/<line>/src).
+# The runs, each in its slot: the two modes' scenario, and the users' reports on each build.
+MODES=(compat fenced reports-unpatched reports-patched)
+# This invocation's slot (the scenario's start/kill/conf calls inherit it).
+SLOT="${CKS_E2E_SLOT:-0}"
+# The e2e runs main: patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src)
+# or, for the users' reports, as released (unpatched: <work>/<line>-unpatched/src).
 LINE=main
-SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"
+BUILD="${CKS_E2E_BUILD:-$([ "${MODES[$SLOT]}" = reports-unpatched ] && echo unpatched || echo patched)}"
+case "$BUILD" in
+    patched) SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e" ;;
+    unpatched) SRC="$CKS_CLOUDSTACK_WORK/$LINE-unpatched/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/unpatched" ;;
+    *) echo "e2e-cloudstack: CKS_E2E_BUILD is patched or unpatched, not $BUILD" >&2; exit 1 ;;
+esac
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
 MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true -Dsimulator)
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true -Dspotbugs.skip=true
     -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
-MODES=(compat fenced)
-# This invocation's slot (the scenario's start/kill/conf calls inherit it).
-SLOT="${CKS_E2E_SLOT:-0}"
 RUN="$OUT/${MODES[$SLOT]}"
 export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3417} + SLOT))
 export CKS_MARIADB_DIR="$RUN/mariadb"
@@ -63,12 +74,13 @@ sql() { mariadb --no-defaults --protocol=socket --socket="$SOCK" -uroot -B -N "$
 # ---- build: the tree of make cloudstack (the series applied), plus the e2e build workarounds, then
 # the management server (client) with the simulator, once per source, series and workarounds.
 build_key() {
-    local tarball jars
+    local tarball jars=()
     tarball="$(line_tarball "$LINE")" || exit 1
-    jars=("$ROOT"/java/library/target/cks-state-*.jar)
-    [ -f "${jars[0]}" ] || die "the library jar is not built (no $ROOT/java/library/target/cks-state-*.jar): run make build first"
-    { tarball_sha256 "$tarball"; cat "$ROOT/cloudstack/$LINE/"*.patch "$ROOT/cloudstack/e2e/"*.patch \
-        "${jars[@]}"; } | sha256sum | cut -c1-16
+    if [ "$BUILD" = patched ]; then
+        jars=("$ROOT"/java/library/target/cks-state-*.jar "$ROOT/cloudstack/$LINE/"*.patch)
+        [ -f "${jars[0]}" ] || die "the library jar is not built (no $ROOT/java/library/target/cks-state-*.jar): run make build first"
+    fi
+    { echo "$BUILD"; tarball_sha256 "$tarball"; cat "${jars[@]}" "$HARNESS_PATCHES/"*.patch; } | sha256sum | cut -c1-16
 }
 
 # The management server an operator builds (scripts/cloudstack.sh management-server, the same
@@ -76,18 +88,19 @@ build_key() {
 cmd_build() {
     local key marker
     key="$(build_key)" || exit 1
-    marker="$CKS_CLOUDSTACK_WORK/.built-$key"
+    marker="$CKS_CLOUDSTACK_WORK/.built-$BUILD-$key"
     if [ -f "$marker" ] && ls "$SRC"/client/target/cloud-client-ui-*.jar >/dev/null 2>&1; then
-        log "client already built for this source and series ($key)"
+        log "$BUILD client already built for this source and series ($key)"
         return 0
     fi
     mkdir -p "$OUT"
-    rm -f "$CKS_CLOUDSTACK_WORK"/.built-*
-    local start=$SECONDS
-    "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator --with "$ROOT/cloudstack/e2e" >/dev/null
+    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$BUILD"-*
+    local start=$SECONDS unpatched=()
+    [ "$BUILD" = patched ] || unpatched=(--unpatched)
+    "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator "${unpatched[@]}" --with "$HARNESS_PATCHES" >/dev/null
     log "the developer module (deploydb)"
-    (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -P developer -pl developer install) >> "$OUT/build.log" 2>&1 \
-        || die "the developer module did not build (log: $OUT/build.log)"
+    (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" "${QUICK_FLAGS[@]}" -P developer -pl developer install) >> "$OUT/build-$BUILD.log" 2>&1 \
+        || die "the developer module did not build (log: $OUT/build-$BUILD.log)"
     touch "$marker"
     log "built in $((SECONDS - start)) s"
 }
@@ -277,7 +290,7 @@ cks_conf() {
 }
 
 cmd_run() {
-    local mode=${1:?mode: compat or fenced}
+    local mode=${1:?run: compat, fenced, reports-unpatched or reports-patched}
     [ "$mode" = "${MODES[$SLOT]}" ] || exec env CKS_E2E_SLOT="$(mode_slot "$mode")" "$0" run "$mode"
     trap cmd_clean EXIT
     rm -rf "$RUN" "$OUT/report-$mode.json" "$OUT/report-$mode.txt"
@@ -287,8 +300,9 @@ cmd_run() {
     network
     database
     standin_start
-    local rc=0
-    python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --mode "$mode" --out "$RUN" --script "$0" \
+    local rc=0 run=(cloudstack_e2e.py --mode "$mode")
+    [[ "$mode" != reports-* ]] || run=(user_reports.py --build "$BUILD")
+    python3 "$ROOT/scripts/e2e/${run[0]}" "${run[@]:1}" --out "$RUN" --script "$0" \
         --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" || rc=$?
     cp "$RUN/report-$mode.json" "$RUN/report-$mode.txt" "$OUT/" 2>/dev/null || true
     return $rc
@@ -297,13 +311,14 @@ cmd_run() {
 mode_slot() {
     local i
     for i in "${!MODES[@]}"; do [ "${MODES[$i]}" = "$1" ] && { echo "$i"; return 0; }; done
-    die "unknown mode $1 (compat or fenced)"
+    die "unknown run $1 (${MODES[*]})"
 }
 
 # Both modes side by side, each in its slot: much of a run is waiting (for the scanner's first
 # pass, the heartbeat threshold, the nodes), so two runs at once take little longer than one.
 cmd_all() {
-    cmd_build
+    CKS_E2E_BUILD=patched "$0" build
+    CKS_E2E_BUILD=unpatched "$0" build
     venv
     local rc=0 i pids=()
     for i in "${!MODES[@]}"; do
@@ -319,7 +334,7 @@ cmd_all() {
             tail -40 "$OUT/run-${MODES[$i]}.log" >&2
         fi
     done
-    for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |e2e-cloudstack:)' >&2 || true; done
+    for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |reports |e2e-cloudstack:)' >&2 || true; done
     python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --merge --out "$OUT" || rc=1
     return $rc
 }

@@ -80,8 +80,8 @@ impl Health {
 
 impl VmCounts {
     /// The VMs of a cluster listed in `listed`, as upstream's scanner judges them: in a state only
-    /// when no fewer VMs are mapped than the cluster has nodes (etcd and added nodes make more) and
-    /// every mapped VM exists and is in it. `Ok(None)`: the answer depends on the cluster's
+    /// when no fewer VMs are mapped than the cluster has nodes (a scale that stopped after it
+    /// mapped its VMs leaves more) and every mapped VM exists and is in it. `Ok(None)`: the answer depends on the cluster's
     /// health; probe it and ask again. Only an Alert cluster is probed: its VMs alone must not
     /// bring it back to Running, while a Running one is left alone whatever the probe would say.
     pub fn summary(&self, listed: State, health: Health) -> Result<Option<VmSummary>, CoreError> {
@@ -159,7 +159,7 @@ mod tests {
     }
 
     #[test]
-    fn etcd_and_added_nodes_count_as_vms() {
+    fn more_vms_than_nodes_are_judged_like_the_rest() {
         let c = counts(3, 5, 5, 5, 0);
         assert_eq!(
             summary(c, State::Running, Health::Unprobed),

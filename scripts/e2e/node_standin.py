@@ -34,6 +34,8 @@ from cloud import Database
 SSH_PORTS = range(2222, 2232)   # CLUSTER_NODES_DEFAULT_START_SSH_PORT, one per node
 API_PORT = 6443                 # KubernetesClusterActionWorker.CLUSTER_API_PORT
 SECRET_ARGS = re.compile(r"(-[ks]) '[^']*'")
+# The longest an injected hang lasts (the run lifts it sooner): an SSH exec that never returns, bounded.
+HANG_SECONDS = 1800
 
 
 class Cloud(Database):
@@ -49,10 +51,12 @@ class Cloud(Database):
         return (int(rows[0][0]), rows[0][1], rows[0][2]) if rows else None
 
     def nodes(self, cluster_id):
-        """The cluster's nodes in the order of its VM map: (host name, VM state, private IP)."""
+        """The cluster's Kubernetes nodes in the order of its VM map: (host name, VM state, private IP). Its
+        etcd nodes (4.22) run etcd only and are no Kubernetes nodes."""
         return self.query(
             "SELECT vm.host_name, vm.state, IFNULL(vm.private_ip_address, '') FROM kubernetes_cluster_vm_map m"
-            " JOIN vm_instance vm ON vm.id = m.vm_id WHERE m.cluster_id = %d ORDER BY m.id" % cluster_id)
+            " JOIN vm_instance vm ON vm.id = m.vm_id WHERE m.cluster_id = %d AND NOT m.etcd_node ORDER BY m.id"
+            % cluster_id)
 
 
 class Nodes:
@@ -75,6 +79,19 @@ class Nodes:
         with self.lock, open(os.path.join(self.out, "commands.log"), "a") as f:
             f.write("%s %s\n" % (time.strftime("%H:%M:%S"), SECRET_ARGS.sub(r"\1 '***'", line)))
 
+    def injected(self, command):
+        """The fault the run asks for on this command: OUT/inject holds lines 'hang TEXT' (the command does not
+        return while the line is there, at most HANG_SECONDS) or 'fail TEXT' (it exits 1)."""
+        try:
+            with open(os.path.join(self.out, "inject")) as f:
+                for line in f:
+                    kind, _, text = line.strip().partition(" ")
+                    if text and text in command:
+                        return kind
+        except OSError:
+            pass
+        return None
+
     def get_nodes(self, cluster):
         cid, name, version = cluster
         held = self.held(name)
@@ -91,6 +108,13 @@ class Nodes:
         self.log("%s:%d %s %s" % (ip, port, cluster[1] if cluster else "-", command))
         if cluster is None:
             return 1, "no cluster at %s\n" % ip
+        fault = self.injected(command)
+        if fault == "fail":
+            return 1, "stand-in: failed as the run asked\n"
+        end = time.monotonic() + HANG_SECONDS
+        while fault == "hang" and time.monotonic() < end:
+            time.sleep(1)
+            fault = self.injected(command)
         if "kubectl get nodes" in command:
             rest = command.split("|", 1)
             if len(rest) == 1:

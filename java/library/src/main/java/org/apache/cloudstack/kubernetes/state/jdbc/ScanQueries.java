@@ -81,9 +81,9 @@ final class ScanQueries {
 
     /**
      * The nodes a cluster must have, as upstream's {@code KubernetesClusterVO.getTotalNodeCount()}
-     * counts them (CloudStack 4.21 and later: control + worker + etcd nodes; nodes added with
-     * add-nodes are not counted). Where the schema predates etcd nodes (4.20 and older), control
-     * + worker.
+     * counts them (CloudStack 4.21 and later: control + worker + etcd nodes, where node_count
+     * includes the nodes add-nodes added). Where the schema predates etcd nodes (4.20 and older),
+     * control + worker.
      */
     static String expectedNodes(Connection c) throws SQLException {
         return TableColumns.of(c, "kubernetes_cluster").contains("etcd_node_count")
