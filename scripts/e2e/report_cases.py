@@ -12,7 +12,12 @@ CASES = {
     "12699": {"report": "CKS cluster remains in Alert state if the scaling fails due to capacity issue",
               "stuck_in": ("Alert",)},
     "12123": {"report": "a partial scale-up leaves the cluster in Alert", "stuck_in": ("Alert",)},
-    "14159": {"report": "scale-down with separate etcd nodes: Alert with a stale worker count", "stuck_in": ("Alert",)},
+    "14159": {"report": "scale-down with separate etcd nodes revokes the wrong SSH rule and fails: Alert with a stale"
+                        " worker count", "stuck_in": ("Alert",),
+              # Left in Alert by the series too, with fewer VMs than node_count: docs/e2e-cloudstack.md says why.
+              "explained": "the scale worker removed the worker, then failed on its network rules before it wrote"
+                           " the size (KubernetesClusterResourceModifierActionWorker.removeSshFirewallRule revokes"
+                           " the first etcd node's SSH rule); a cluster short of VMs stays in Alert"},
     "13544": {"report": "delete hangs: stuck in Destroying (an SSH exec that does not return)",
               "stuck_in": ("Destroying",)},
     "10402": {"report": "after Error the cluster goes to Destroying and remains in that state",
@@ -156,11 +161,13 @@ class Cases:
 
     @cases("14159")
     def etcd_scale_down(self):
-        """A cluster with a separate etcd node scaled down from two workers to one."""
-        cid = self.running("r-etcd", size=2, etcdnodes=1)
+        """The report's steps: a cluster of one worker and three separate etcd nodes, scaled to two workers,
+        then back to one."""
+        cid = self.running("r-etcd", size=1, etcdnodes=3)
+        up = self.scale(cid, 2)
         entry = self.scale(cid, 1)
         self.observe(cid, ("Running",), self.passes(3))
-        self.record("14159", cid, ("Running",), self.facts(cid, entry))
+        self.record("14159", cid, ("Running",), "scale to 2: %s; %s" % (up["outcome"], self.facts(cid, entry)))
 
     @cases("10402")
     def error_destroy(self):
@@ -260,4 +267,6 @@ def reports_table(reports):
     lines = ["%-7s | %-36s | %s" % ("report", "unpatched", "patched")]
     for issue, r in reports.items():
         lines.append("#%-6s | %-36s | %s" % (issue, cell(r["unpatched"]), cell(r["patched"])))
+        if r["patched"] and r["patched"]["stuck"]:
+            lines.append("         why it stays with the series: %s" % CASES[issue].get("explained", "not explained"))
     return "\n".join(lines)
