@@ -28,6 +28,10 @@ CASES = {
 }
 
 
+# The host tag of the one host with room for a few nodes only.
+SMALL_TAG = "cks-small"
+
+
 def cases(*issues):
     def mark(method):
         method.issues = issues
@@ -36,22 +40,19 @@ def cases(*issues):
 
 
 class Cases:
-    # ---- the zone's small hosts: CKS offerings tagged to a host with room for a few nodes only
-    def small_hosts(self):
-        """A host with room for three 2 GiB nodes, with a host tag and a service offering of that tag: a cluster
-        of that offering deploys there and nowhere else."""
+    # ---- the zone's small host: a CKS offering tagged to a host with room for a few nodes only
+    def small_host(self):
+        """A host with room for three 2 GiB nodes (and half a node spare: the cluster's virtual router may land
+        there too), tagged SMALL_TAG, and the service offering self.small of that tag: a cluster of that
+        offering deploys there and nowhere else."""
         a = self.api(1)
         pod = a.call("listPods", zoneid=self.zone)["pod"][0]["id"]
         cluster = a.call("listClusters", zoneid=self.zone)["cluster"][0]["id"]
-        self.small = {}
-        for tag, nodes in (("cks-a", 3),):
-            # Half a node's memory spare: the cluster's virtual router may land here too.
-            memory = (2 * nodes + 1) * 1024 ** 3
-            a.call("addHost", zoneid=self.zone, podid=pod, clusterid=cluster, hypervisor="Simulator", hosttags=tag,
-                   url="http://sim/c0/%s/cpucore=16&cpuspeed=4000&memory=%d" % (tag, memory),
-                   username="root", password="password")
-            self.small[tag] = a.call("createServiceOffering", name=tag, displaytext=tag, cpunumber=2, cpuspeed=1000,
-                                     memory=2048, hosttags=tag)["serviceoffering"]["id"]
+        a.call("addHost", zoneid=self.zone, podid=pod, clusterid=cluster, hypervisor="Simulator", hosttags=SMALL_TAG,
+               url="http://sim/c0/%s/cpucore=16&cpuspeed=4000&memory=%d" % (SMALL_TAG, 7 * 1024 ** 3),
+               username="root", password="password")
+        self.small = a.call("createServiceOffering", name=SMALL_TAG, displaytext=SMALL_TAG, cpunumber=2, cpuspeed=1000,
+                            memory=2048, hosttags=SMALL_TAG)["serviceoffering"]["id"]
         self.hosts_up()
 
     # ---- what the cases read
@@ -100,7 +101,7 @@ class Cases:
         anything changes (CKS plans the new VMs first: the cluster stays Running, the note says so); the
         report's host ran out between that plan and the VM's start, which the simulator plays by failing the
         start on the cluster's only host (StartCommand), as a hypervisor out of memory answers."""
-        cid = self.running("r-cap", serviceofferingid=self.small["cks-a"])
+        cid = self.running("r-cap", serviceofferingid=self.small)
         too_big = self.scale(cid, 3)
         planned = "a scale to more than the host holds: %s%s" % (too_big["outcome"], ": " + (too_big["error"] or "")[:120])
         a = self.api(1)

@@ -60,7 +60,7 @@ class Reports(Driver, Cases):
         self.admin_keys()
         self.deploy_zone()
         self.kubernetes_setup()
-        self.small_hosts()
+        self.small_host()
         for case in (self.capacity, self.partial_scale, self.restarts, self.etcd_scale_down, self.error_destroy,
                      self.hung_delete):
             try:
