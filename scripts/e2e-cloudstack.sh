@@ -4,18 +4,20 @@
 # make e2e-cloudstack: CloudStack with the patched plugin on its simulator hypervisor, two management
 # servers on one MariaDB, each in a network namespace of its own (a management server's msid is its
 # MAC address: com.cloud.utils.net.MacAddress), a CKS operation interrupted by a SIGKILL, the cluster
-# recovered; in compat mode, then in fenced mode. Beside them, the users' reports (scripts/e2e/
-# user_reports.py) on one server of each build: CloudStack as released and patched. Not part of make
-# test (docs/e2e-cloudstack.md).
+# recovered; in compat mode, then in fenced mode. Beside them, on one server of each build (CloudStack as
+# released and patched): the users' reports (scripts/e2e/user_reports.py), and CloudStack's own CKS
+# smoke test by Marvin (scripts/e2e/marvin_tests.py). Not part of make test (docs/e2e-cloudstack.md).
 #
 #   scripts/e2e-cloudstack.sh            both builds (cached), then every run side by side; report in target/e2e-cloudstack/
 #   scripts/e2e-cloudstack.sh build      only a build (CKS_E2E_BUILD: patched, the default, or unpatched):
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
-#   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched)
+#   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
+#                                        marvin-unpatched, marvin-patched)
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
-# Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3): its
+# Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3,
+# marvin-unpatched 4, marvin-patched 5): its
 # bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3417 + slot), its folder
 # target/e2e-cloudstack/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
 # ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
@@ -29,14 +31,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/shared.sh"
 OUT="$ROOT/target/e2e-cloudstack"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
-# The runs, each in its slot: the two modes' scenario, and the users' reports on each build.
-MODES=(compat fenced reports-unpatched reports-patched)
+# The runs, each in its slot: the two modes' scenario, the users' reports and Marvin on each build.
+MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched)
 # This invocation's slot (the scenario's start/kill/conf calls inherit it).
 SLOT="${CKS_E2E_SLOT:-0}"
 # The e2e runs main: patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src)
-# or, for the users' reports, as released (unpatched: <work>/<line>-unpatched/src).
+# or, for the users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
 LINE=main
-BUILD="${CKS_E2E_BUILD:-$([ "${MODES[$SLOT]}" = reports-unpatched ] && echo unpatched || echo patched)}"
+BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched ]] && echo unpatched || echo patched)}"
 case "$BUILD" in
     patched) SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e" ;;
     unpatched) SRC="$CKS_CLOUDSTACK_WORK/$LINE-unpatched/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/unpatched" ;;
@@ -243,7 +245,7 @@ cmd_kill() {
     rm -f "$(server_dir "$n")/pid"
 }
 
-# ---- the node stand-in (scripts/e2e/node_standin.py): paramiko from PyPI, pinned, in a venv of its own.
+# ---- the e2e's Python packages (the node stand-in's paramiko, Marvin's): from PyPI, pinned, in a venv of its own.
 venv() {
     local stamp
     stamp="$VENV/.req-$(sha256sum "$ROOT/scripts/e2e/requirements.txt" | cut -c1-16)"
@@ -251,7 +253,7 @@ venv() {
     rm -rf "$VENV"
     python3 -m venv "$VENV"
     timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$ROOT/scripts/e2e/requirements.txt" >&2 \
-        || die "the stand-in's Python packages did not install (scripts/e2e/requirements.txt)"
+        || die "the e2e's Python packages did not install (scripts/e2e/requirements.txt)"
     touch "$stamp"
 }
 
@@ -290,7 +292,7 @@ cks_conf() {
 }
 
 cmd_run() {
-    local mode=${1:?run: compat, fenced, reports-unpatched or reports-patched}
+    local mode=${1:?run: ${MODES[*]}}
     [ "$mode" = "${MODES[$SLOT]}" ] || exec env CKS_E2E_SLOT="$(mode_slot "$mode")" "$0" run "$mode"
     trap cmd_clean EXIT
     rm -rf "$RUN" "$OUT/report-$mode.json" "$OUT/report-$mode.txt"
@@ -301,7 +303,10 @@ cmd_run() {
     database
     standin_start
     local rc=0 run=(cloudstack_e2e.py --mode "$mode")
-    [[ "$mode" != reports-* ]] || run=(user_reports.py --build "$BUILD")
+    case "$mode" in
+        reports-*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports-* ]] && echo cases || echo marvin)"
+            --build "$BUILD" --src "$SRC" --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
+    esac
     python3 "$ROOT/scripts/e2e/${run[0]}" "${run[@]:1}" --out "$RUN" --script "$0" \
         --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" || rc=$?
     cp "$RUN/report-$mode.json" "$RUN/report-$mode.txt" "$OUT/" 2>/dev/null || true
@@ -334,7 +339,7 @@ cmd_all() {
             tail -40 "$OUT/run-${MODES[$i]}.log" >&2
         fi
     done
-    for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |reports |e2e-cloudstack:)' >&2 || true; done
+    for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |reports |marvin |e2e-cloudstack:)' >&2 || true; done
     python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --merge --out "$OUT" || rc=1
     return $rc
 }

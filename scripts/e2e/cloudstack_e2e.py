@@ -6,9 +6,10 @@ kills them, and runs the node stand-in): a simulator zone and the Kubernetes Ser
 own API; a cluster created, stopped, started, upgraded, scaled and deleted; operations interrupted by a
 SIGKILL of the server that runs them (a create waiting for its nodes, a scale waiting for its new node),
 the clusters recovered by the table. Writes OUT/report-MODE.json and OUT/report-MODE.txt; --merge writes
-OUT/report.json with both modes and the users' reports of both builds (report_cases.merged_reports), and
-exits non-zero when a mode had a stuck cluster, a lost state or an illegal transition, or the reports
-fall short (report_cases.reports_failed)."""
+OUT/report.json with both modes, the users' reports of both builds (report_cases.merged_reports) and
+their Marvin results (marvin_tests.merged_marvin), and exits non-zero when a mode had a stuck cluster, a
+lost state or an illegal transition, the reports fall short (report_cases.reports_failed), or a Marvin
+test that passes unpatched does not pass patched (marvin_tests.marvin_failed)."""
 import argparse
 import json
 import os
@@ -17,6 +18,7 @@ import time
 
 from cloud import Failure, msid_of
 from driver import Driver
+from marvin_tests import marvin_failed, marvin_table, merged_marvin
 from report_cases import merged_reports, reports_failed, reports_table
 from states import illegal_changes, table_rows
 
@@ -295,11 +297,13 @@ def main():
                                                          table_rows())
                 modes[mode]["illegal_transitions"] = len(modes[mode]["illegal"])
         reports = merged_reports(args.out)
+        marvin = merged_marvin(args.out)
         # The server without cks-state's library ran in the compat slot: the deployment's, at the top level.
-        write(args.out, "report", {"modes": modes, "reports": reports,
+        write(args.out, "report", {"modes": modes, "reports": reports, "marvin": marvin,
                                    "library_unavailable": modes.get("compat", {}).get("library_unavailable")})
-        print("\n".join([text(r) for r in modes.values()] + [reports_table(reports)]))
-        sys.exit(1 if len(modes) < 2 or any(failed(r) for r in modes.values()) or reports_failed(reports) else 0)
+        print("\n".join([text(r) for r in modes.values()] + [reports_table(reports), marvin_table(marvin)]))
+        sys.exit(1 if len(modes) < 2 or any(failed(r) for r in modes.values()) or reports_failed(reports)
+                 or marvin_failed(marvin) else 0)
     scenario = Scenario(args)
     scenario.run_and_write("report-" + args.mode, text)
     sys.exit(1 if failed(scenario.report) else 0)

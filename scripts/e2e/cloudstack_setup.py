@@ -81,10 +81,12 @@ class Setup:
         pnid = pn["physicalnetwork"]["id"]
         for t in ("Guest", "Management", "Public"):
             a.job("addTrafficType", physicalnetworkid=pnid, traffictype=t)
-        nsp = a.call("listNetworkServiceProviders", name="VirtualRouter", physicalnetworkid=pnid)["networkserviceprovider"][0]
-        element = a.call("listVirtualRouterElements", nspid=nsp["id"])["virtualrouterelement"][0]
-        a.job("configureVirtualRouterElement", id=element["id"], enabled="true")
-        a.job("updateNetworkServiceProvider", id=nsp["id"], state="Enabled")
+        # advanced.cfg's providers: the virtual router, for isolated networks and for VPCs.
+        for provider in ("VirtualRouter", "VpcVirtualRouter"):
+            nsp = a.call("listNetworkServiceProviders", name=provider, physicalnetworkid=pnid)["networkserviceprovider"][0]
+            element = a.call("listVirtualRouterElements", nspid=nsp["id"])["virtualrouterelement"][0]
+            a.job("configureVirtualRouterElement", id=element["id"], enabled="true")
+            a.job("updateNetworkServiceProvider", id=nsp["id"], state="Enabled")
         a.job("updatePhysicalNetwork", id=pnid, state="Enabled")
         pod = a.call("createPod", zoneid=self.zone, name="POD0", gateway="172.16.15.1", netmask="255.255.255.0",
                      startip="172.16.15.2", endip="172.16.15.200")["pod"]

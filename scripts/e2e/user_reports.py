@@ -7,13 +7,17 @@ the series, compat mode, what an operator gets by default), the fault injected w
 is: a host without room for one more node, a node command that never returns (the stand-in holds it), a
 VM the simulator cannot stop, the server killed during an operation. Each case ends with the cluster's
 state after a bounded window; it is stuck when it is still where no user action or scanner pass leads
-out. Writes OUT/report-reports-BUILD.json and .txt (report_cases.CASES says what each case checks)."""
+out. Writes OUT/report-reports-BUILD.json and .txt (report_cases.CASES says what each case checks).
+With --run marvin, the same server and zone run CloudStack's own CKS smoke test instead
+(marvin_tests.py): OUT/report-marvin-BUILD.json and .txt."""
 import argparse
+import os
 import sys
 import time
 
 from cloud import Failure
 from driver import Driver
+from marvin_tests import Marvin
 from report_cases import CASES, Cases
 
 # Seconds a create waits for its nodes here (cloud.kubernetes.cluster.start.timeout; upstream 3600).
@@ -23,7 +27,7 @@ START_TIMEOUT = 240
 class Reports(Driver, Cases):
     def __init__(self, args):
         super().__init__(args)
-        self.report = {"build": args.build, "mode": args.mode, "servers": [], "operations": [], "restarts": [],
+        self.report = {"build": args.build, "run": args.run, "mode": args.mode, "servers": [], "operations": [], "restarts": [],
                        "cases": {}, "notes": [], "library_loaded": False}
 
     def observe(self, cid, wanted, seconds):
@@ -60,21 +64,43 @@ class Reports(Driver, Cases):
         self.admin_keys()
         self.deploy_zone()
         self.kubernetes_setup()
+        if self.args.run == "marvin":
+            self.marvin()
+            return
         self.small_host()
-        for case in (self.capacity, self.partial_scale, self.restarts, self.etcd_scale_down, self.error_destroy,
-                     self.hung_delete):
+        cases = (self.capacity, self.partial_scale, self.restarts, self.etcd_scale_down, self.error_destroy,
+                 self.hung_delete)
+        # A developer's shortcut: CKS_E2E_REPORT_CASES=capacity,hung_delete runs only those.
+        only = os.environ.get("CKS_E2E_REPORT_CASES")
+        for case in [c for c in cases if only is None or c.__name__ in only.split(",")]:
             try:
                 case()
             except Exception as e:  # one case that cannot run is reported, the others still run
                 for issue in case.issues:
                     self.failed_case(issue, ("" if isinstance(e, Failure) else type(e).__name__ + ": ") + str(e)[:600])
 
+    def marvin(self):
+        """CloudStack's CKS smoke test by Marvin on this server (its zone ready, nothing else on it)."""
+        marvin = Marvin(self.args.src, self.args.out, self.args.net, self.args.db_port, self.args.python)
+        marvin.prepare()
+        started = time.time()
+        self.report["marvin"] = marvin.run()
+        self.report["marvin_seconds"] = round(time.time() - started)
+
 
 def text(report):
-    lines = ["reports (%s build): %d cases" % (report["build"], len(report["cases"]))]
+    if report["run"] == "marvin":
+        results = [r["result"] for r in report.get("marvin", {}).values()]
+        lines = ["marvin (%s build): %d tests in %s s: %s" % (
+            report["build"], len(results), report.get("marvin_seconds"),
+            ", ".join("%d %s" % (results.count(r), r) for r in ("passed", "failed", "skipped", "not run")))]
+    else:
+        lines = ["reports (%s build): %d cases" % (report["build"], len(report["cases"]))]
     for issue, c in sorted(report["cases"].items()):
         lines.append("  #%s: reproduced %s, final %s, stuck %s: %s" % (issue, c["reproduced"], c["final_state"],
                                                                        c["stuck"], c["note"]))
+    for name, r in report.get("marvin", {}).items():
+        lines.append("  marvin %s: %s%s" % (name, r["result"], ": " + r["why"] if r["why"] else ""))
     for n in report["notes"]:
         lines.append("  note: " + n)
     if report.get("error"):
@@ -85,6 +111,8 @@ def text(report):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--build", choices=("unpatched", "patched"), required=True)
+    p.add_argument("--run", choices=("cases", "marvin"), default="cases",
+                   help="the report cases, or CloudStack's CKS smoke test by Marvin")
     p.add_argument("--mode", default="compat")
     p.add_argument("--out", required=True)
     p.add_argument("--script")
@@ -93,10 +121,14 @@ def main():
     p.add_argument("--public", default="192.168.2")
     p.add_argument("--heartbeat-threshold-ms", type=int, default=30000)
     p.add_argument("--first-pass", type=int, default=300)
+    p.add_argument("--src", required=True, help="the build's CloudStack source tree (Marvin and its test)")
+    p.add_argument("--python", required=True, help="the venv's python, with Marvin's packages")
+    p.add_argument("--db-port", type=int, required=True)
     args = p.parse_args()
     reports = Reports(args)
-    reports.run_and_write("report-reports-%s" % args.build, text)
-    sys.exit(1 if reports.report.get("error") or len(reports.report["cases"]) < len(CASES) else 0)
+    reports.run_and_write("report-%s-%s" % ("reports" if args.run == "cases" else "marvin", args.build), text)
+    ran = reports.report.get("marvin") if args.run == "marvin" else len(reports.report["cases"]) == len(CASES)
+    sys.exit(1 if reports.report.get("error") or not ran else 0)
 
 
 if __name__ == "__main__":
