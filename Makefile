@@ -46,8 +46,9 @@ lint:
 # The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, file sizes, clippy, the
 # cargo unit and property tests, and the library's H2 tests through this machine's native library
 # under -Xcheck:jni (the MariaDB cases are aborted, not run).
-CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance --test one_api \
-	--test fencing --test recovery_planning --test upstream_scenarios --test core_pins --test spec_parser --test java_codes \
+CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance \
+	--test modes_decide_alike_and_write_apart \
+	--test fencing --test recovery_planning --test upstream_scenarios --test planner_and_scale_details --test spec_parser --test java_codes \
 	--test differential_schedules
 check: lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)

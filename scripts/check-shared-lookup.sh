@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The clone gets this tree's lookup and lines (committed or not: this is what is being checked).
 clone() {
     git clone -q "$1" "$2"
-    cp "$ROOT/scripts/shared.sh" "$ROOT/scripts/cloudstack-db.sh" "$ROOT/scripts/e2e-cloudstack.sh" "$2/scripts/"
+    cp -r "$ROOT/scripts/." "$2/scripts/"
     cp -r "$ROOT/cloudstack/." "$2/cloudstack/"
 }
 clone "$ROOT" "$tmp/first"

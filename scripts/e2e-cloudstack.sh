@@ -107,59 +107,9 @@ cmd_build() {
     log "built in $((SECONDS - start)) s"
 }
 
-# ---- network: a bridge on the host, one namespace per server with its own MAC and address.
-network() {
-    if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
-        ip link add "$BRIDGE" type bridge
-        ip addr add "$NET.1/24" dev "$BRIDGE"
-        ip link set "$BRIDGE" up
-    fi
-    local n ns
-    for n in "${SERVERS[@]}"; do
-        ns="${NS}ms$n"
-        ip netns list | grep -qw "$ns" || ip netns add "$ns"
-        if ! ip link show "${NS}h$n" >/dev/null 2>&1; then
-            ip link add "${NS}h$n" type veth peer name "${NS}p$n"
-            ip link set "${NS}h$n" master "$BRIDGE"
-            ip link set "${NS}h$n" up
-            ip link set "${NS}p$n" netns "$ns"
-            # Not named veth*: MacAddress skips those.
-            ip netns exec "$ns" ip link set "${NS}p$n" name eth0
-            ip netns exec "$ns" ip link set eth0 address "02:c5:00:00:00:0$n"
-            ip netns exec "$ns" ip addr add "$NET.1$n/24" dev eth0
-            ip netns exec "$ns" ip link set eth0 up
-            ip netns exec "$ns" ip link set lo up
-            # A default route: the management server's certificate names the addresses of the default
-            # route's device (NetUtils.getAllDefaultNicIps), which peers then verify.
-            ip netns exec "$ns" ip route add default via "$NET.1"
-            ip netns exec "$ns" ip route add "$PUBLIC.0/24" via "$STANDIN_IP"
-        fi
-    done
-    # The nodes' namespace: every public address is local there (an AnyIP route), so the port-forwarding
-    # rules CKS writes on the simulated virtual router lead to the stand-in.
-    if ! ip netns list | grep -qw "${NS}nodes"; then
-        ip netns add "${NS}nodes"
-        ip link add "${NS}h0" type veth peer name "${NS}p0"
-        ip link set "${NS}h0" master "$BRIDGE"
-        ip link set "${NS}h0" up
-        ip link set "${NS}p0" netns "${NS}nodes"
-        ip netns exec "${NS}nodes" ip addr add "$STANDIN_IP/24" dev "${NS}p0"
-        ip netns exec "${NS}nodes" ip link set "${NS}p0" up
-        ip netns exec "${NS}nodes" ip link set lo up
-        ip netns exec "${NS}nodes" ip route add local "$PUBLIC.0/24" dev lo
-    fi
-}
-
-unnetwork() {
-    local n
-    for n in "${SERVERS[@]}"; do
-        ip netns del "${NS}ms$n" 2>/dev/null || true
-        ip link del "${NS}h$n" 2>/dev/null || true
-    done
-    ip netns del "${NS}nodes" 2>/dev/null || true
-    ip link del "${NS}h0" 2>/dev/null || true
-    ip link del "$BRIDGE" 2>/dev/null || true
-}
+# ---- network: a bridge on the host, one namespace per server (scripts/e2e/network.sh).
+# shellcheck source=e2e/network.sh
+source "$ROOT/scripts/e2e/network.sh"
 
 # ---- database: CloudStack's developer profile (deploydb, then deploydb-simulator) on the private server.
 database() {

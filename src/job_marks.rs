@@ -9,7 +9,13 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::recovery::JobRef;
+/// The cluster an IN_PROGRESS job acts on, or unknown (an older management server did not
+/// record it, and it could belong to any cluster).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobRef {
+    Cluster(u64),
+    Unknown,
+}
 
 /// Multiplying by an odd constant spreads database keys well enough at a fraction of SipHash.
 #[derive(Default)]
@@ -113,8 +119,7 @@ impl JobMarks {
 
 #[cfg(test)]
 mod tests {
-    use super::JobMarks;
-    use crate::recovery::JobRef;
+    use super::{JobMarks, JobRef};
 
     fn check(ids: &[u64]) {
         let mut marks = JobMarks::new(ids.iter().copied()).expect("candidates");

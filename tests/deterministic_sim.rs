@@ -224,10 +224,11 @@ fn long_scripts_fenced_shows_no_window_and_compat_its_windows() {
 }
 
 /// What the random simulation's budget in `make test` (100,000 short seeds, 500 long ones) finds of
-/// fenced rules mutated. It must catch a completion or a recovery without its token check. It
-/// misses the release that ends a start of an Alert cluster without its owner check, which the
-/// model checker finds in every run (tests/model_check.rs): that is the model checker's own check.
-/// `CKS_SIM_MUTANT_SEEDS` runs more short seeds (a million show that one once, docs/model-check.md).
+/// fenced rules mutated. It must catch a completion or a recovery without its token check. Whether
+/// it shows the release that ends a start of an Alert cluster without its owner check is printed,
+/// not asserted: the model checker finds that one in every run (tests/model_check.rs), and the
+/// random budget rarely does (a million short seeds show it once, docs/model-check.md;
+/// `CKS_SIM_MUTANT_SEEDS` runs more).
 #[test]
 fn random_seeds_and_the_mutants() {
     let short_seeds = seeds("CKS_SIM_MUTANT_SEEDS", FENCED_SEEDS);
@@ -249,12 +250,6 @@ fn random_seeds_and_the_mutants() {
         eprintln!("{mutant:?}: caught by the random budget: {shown}");
         if random_catches {
             assert!(shown, "{mutant:?} not caught");
-        } else if short_seeds == FENCED_SEEDS {
-            assert!(
-                !shown,
-                "the random budget of make test now catches {mutant:?}: the model checker's own \
-                 check needs a mutant it misses (docs/model-check.md)"
-            );
         }
     }
 }

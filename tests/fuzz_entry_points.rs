@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! The fuzz contracts, written once in fuzz/src/lib.rs (the checks behind the cargo-fuzz targets),
+//! The fuzz contracts, written once in fuzz/src/ (the checks behind the cargo-fuzz targets),
 //! run here by proptest on random bytes at every `cargo test`: code decoding, table look-ups with
 //! entries and reconciliation in both modes, scaling steps and completions in either mode, compat
 //! recovery planning, and the fenced planner (entry, completion, scale, reconcile, recovery). Each

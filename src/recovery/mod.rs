@@ -12,6 +12,7 @@ use std::cell::Cell;
 use std::collections::HashSet;
 
 use crate::job_marks::JobMarks;
+pub use crate::job_marks::JobRef;
 use crate::machine::StateMachine;
 use crate::table::Event;
 use crate::transition::update_for;
@@ -24,14 +25,6 @@ pub use owners::{GoneReason, MsHost, MsStatus};
 pub struct Candidate {
     pub id: u64,
     pub row: ClusterRow,
-}
-
-/// The cluster an IN_PROGRESS job acts on, or unknown (an older management server did not
-/// record it, and it could belong to any cluster).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JobRef {
-    Cluster(u64),
-    Unknown,
 }
 
 /// An IN_PROGRESS async job.

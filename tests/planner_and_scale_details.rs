@@ -1,7 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! Decisions that the other suites reached only through JNI or not at all, pinned here so that
-//! `make mutants` (cargo-mutants over the core's decision files) finds no mutant alive.
+//! The planner's wants, a scale's checks and refusals, codes and holds: decisions the other suites
+//! reached only through JNI or not at all, pinned here so that `make mutants` (cargo-mutants over
+//! the core's decision files) finds no mutant alive.
 
 use cks_state::{
     Candidate, ClusterRow, CoreError, Hold, JobRef, Mode, Operation, Owner, Profile,
