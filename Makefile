@@ -41,7 +41,7 @@ lint:
 	scripts/check-file-sizes.sh
 	scripts/check-license-headers.sh
 	scripts/third-party-native.py --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets -- -D warnings
 
 # The quick loop (48 s on a warm machine; `make test` stays the gate): fmt, file sizes, clippy, the
 # cargo unit and property tests, and the library's H2 tests through this machine's native library
@@ -52,15 +52,18 @@ CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_co
 	--test differential_schedules
 check: lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)
+	cargo test --quiet -p cks-state-jni
 	scripts/native.sh toolchains
 	rm -rf java/library/target/classes/native
 	set -o pipefail; cd java && $(MVN) -Phost -pl library -Dh2.only=true -Dcks.excluded.groups=,shipping-jar \
 	  -Dcks.shared.dir="$$(../scripts/shared.sh)" test 2>&1 | tee target-check.log
 	scripts/check-jni-warnings.sh java/target-check.log java/library/target/surefire-reports
 
+# The core crate alone has no jni (cargo tree): its purity is a build rule, checked.
 rust-test: lint
-	cargo clippy --all-targets --features test-hooks -- -D warnings
-	cargo test --quiet
+	cargo clippy --workspace --all-targets --features cks-state-jni/test-hooks -- -D warnings
+	! cargo tree -p cks-state -e normal --prefix none | grep -q '^jni '
+	cargo test --quiet --workspace
 
 # JUnit through the real library under -Xcheck:jni, against H2 and CloudStack's own database
 # (built from CloudStack's SQL by scripts/cloudstack-db.sh, cached) on a throwaway MariaDB server

@@ -41,6 +41,9 @@ DEBIAN_RUSTC_VERSION=1.96.0+dfsg1-1~deb12u2
 DEBIAN_RUSTC=/usr/bin/rustc
 GLIBC_FLOOR=2.17
 LIB=libcks_state.so
+# The workspace's JNI crate (jni/) builds it, under its own crate's name.
+CRATE=cks-state-jni
+BUILT=libcks_state_jni.so
 PLATFORMS=(linux-x86_64 linux-aarch64)
 
 log() { echo "native.sh: $*" >&2; }
@@ -146,9 +149,9 @@ build_one() {
     fi
     log "building $platform ($t, glibc $GLIBC_FLOOR)"
     (cd "$ROOT" && env PATH="$TOOLS/venv/bin:$PATH" RUSTFLAGS="$(remap_flags)" "${rustc_env[@]}" \
-        cargo zigbuild --quiet --locked --release --lib --target "$t.$GLIBC_FLOOR")
+        cargo zigbuild --quiet --locked --release -p "$CRATE" --lib --target "$t.$GLIBC_FLOOR")
     mkdir -p "$out/native/$platform"
-    cp "$ROOT/target/$t/release/$LIB" "$out/native/$platform/$LIB"
+    cp "$ROOT/target/$t/release/$BUILT" "$out/native/$platform/$LIB"
 }
 
 # This machine's platform, built as the tests build the crate (no zig, no glibc floor).
@@ -164,17 +167,18 @@ build_host() {
     local out=$1 platform
     platform="$(host_platform)"
     log "building $platform for this machine only (no glibc floor: not for the jar that ships)"
-    (cd "$ROOT" && cargo build --quiet --locked --release --lib)
+    (cd "$ROOT" && cargo build --quiet --locked --release -p "$CRATE" --lib)
     mkdir -p "$out/native/$platform"
-    cp "$ROOT/target/release/$LIB" "$out/native/$platform/$LIB"
+    cp "$ROOT/target/release/$BUILT" "$out/native/$platform/$LIB"
 }
 
 build_test_hooks() {
     local out=$1
     log "building the test-hooks library for this machine"
-    (cd "$ROOT" && cargo build --quiet --locked --release --lib --features test-hooks --target-dir target/test-hooks)
+    (cd "$ROOT" && cargo build --quiet --locked --release -p "$CRATE" --lib --features test-hooks \
+        --target-dir target/test-hooks)
     mkdir -p "$out/test-hooks"
-    cp "$ROOT/target/test-hooks/release/$LIB" "$out/test-hooks/$LIB"
+    cp "$ROOT/target/test-hooks/release/$BUILT" "$out/test-hooks/$LIB"
 }
 
 write_index() {

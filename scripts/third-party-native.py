@@ -28,12 +28,13 @@ def cargo(*args):
 def crates():
     seen = {}
     for target in TARGETS:
-        out = cargo("tree", "--offline", "-e", "normal,no-proc-macro", "--target", target, "--prefix", "none",
-                    "--format", "{p}|{l}")
+        # The native library is the JNI crate's build: its tree is what the .so links (the core with it).
+        out = cargo("tree", "--offline", "-p", "cks-state-jni", "-e", "normal,no-proc-macro", "--target", target,
+                    "--prefix", "none", "--format", "{p}|{l}")
         for row in out.splitlines():
             package, license_ = row.replace(" (*)", "").split("|")
             name, version = package.split()[:2]
-            if name != "cks-state":
+            if name not in ("cks-state", "cks-state-jni"):
                 seen[(name, version.lstrip("v"))] = license_
     return dict(sorted(seen.items()))
 

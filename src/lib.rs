@@ -6,14 +6,14 @@
 //! and a [`Mode`] (how the stack writes), and each decision that writes is one of its methods:
 //! [`StateMachine::entry`], [`StateMachine::scale`], [`StateMachine::completion`],
 //! [`StateMachine::reconcile`], [`StateMachine::plan_recovery`]. The host (the management
-//! server's JVM) reads and writes the database and asks the core what to do; [`jni`] converts
-//! and dispatches.
+//! server's JVM) reads and writes the database and asks the core what to do; the JNI crate
+//! (`jni/`, the cdylib the jar carries) converts and dispatches. This crate has no `jni`
+//! dependency: its purity is the compiler's rule.
 
 pub mod codes;
 pub mod completion;
 pub mod entry;
 pub mod error;
-pub mod jni;
 mod job_marks;
 pub mod machine;
 pub mod mode;

@@ -50,7 +50,7 @@ class NativeLogTest {
         ctx.updateLoggers();
         try {
             NativeLog.log(1, "cks_state::recovery", "one");
-            NativeLog.log(2, "cks_state::jni", "two");
+            NativeLog.log(2, "cks_state_jni", "two");
             NativeLog.log(3, "t", "three");
             NativeLog.log(4, "t", "four");
             NativeLog.log(5, "t", "five");
@@ -96,7 +96,7 @@ class NativeLogTest {
             machine.planRecovery(candidates, new long[0]);
             assertEquals(1, capture.events.size());
             String message = capture.events.get(0).getMessage().getFormattedMessage();
-            assertTrue(message.contains("cks_state::jni::recovery")
+            assertTrue(message.contains("cks_state_jni::recovery")
                     && message.contains("Compat recovery plan for 1 candidates and 0 jobs: 1 to recover"), message);
             assertEquals(Level.DEBUG, capture.events.get(0).getLevel());
 

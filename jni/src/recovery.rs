@@ -17,12 +17,12 @@ use super::codes::{
 use super::errors::{bad_element, run, BridgeError, BridgeResult};
 use super::operations::machine;
 use super::results;
-use crate::machine::StateMachine;
-use crate::recovery::{
+use cks_state::machine::StateMachine;
+use cks_state::recovery::{
     Candidate, GoneReason, JobRef, MsHost, MsStatus, RecoveryPlan, RecoveryPlanner,
 };
-use crate::table::State;
-use crate::write::{ClusterRow, Owner, Token};
+use cks_state::table::State;
+use cks_state::write::{ClusterRow, Owner, Token};
 
 /// A non-negative id, or None for -1.
 fn optional_id(argument: &'static str, index: usize, value: jlong) -> BridgeResult<Option<u64>> {

@@ -9,7 +9,7 @@ use jni::JNIEnv;
 use super::codec;
 use super::codes::vm_answer;
 use super::errors::{run, BridgeError, BridgeResult};
-use crate::vms::VmCounts;
+use cks_state::vms::VmCounts;
 
 fn count(argument: &'static str, value: jlong) -> BridgeResult<u64> {
     u64::try_from(value).map_err(|_| BridgeError::Input(format!("{argument}: {value} is negative")))

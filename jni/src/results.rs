@@ -6,8 +6,8 @@
 use jni::sys::jlong;
 
 use super::codes::{flag, layout, packed};
-use crate::table::State;
-use crate::write::{Take, Token, Write};
+use cks_state::table::State;
+use cks_state::write::{Take, Token, Write};
 
 const NONE: u64 = packed::NONE as u64;
 
@@ -67,8 +67,8 @@ pub(crate) fn token(token: &Token) -> jlong {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Event;
-    use crate::write::{Hold, Owner};
+    use cks_state::table::Event;
+    use cks_state::write::{Hold, Owner};
 
     fn field(packed: jlong, f: layout::Field) -> u64 {
         f.get(packed as u64)
@@ -78,11 +78,11 @@ mod tests {
     fn a_take_packs_every_field_where_the_layout_says() {
         let expected = Token {
             state: State::Running,
-            version: crate::write::MAX_VERSION - 1,
+            version: cks_state::write::MAX_VERSION - 1,
         };
         let target = Token {
             state: State::Upgrading,
-            version: crate::write::MAX_VERSION,
+            version: cks_state::write::MAX_VERSION,
         };
         let owner = Owner {
             msid: 1,
@@ -120,7 +120,7 @@ mod tests {
         );
         assert_eq!(
             field(packed, layout::write::VERSION),
-            crate::write::MAX_VERSION
+            cks_state::write::MAX_VERSION
         );
     }
 

@@ -116,7 +116,7 @@ pub(crate) fn same_length(
     if actual == expected {
         Ok(())
     } else {
-        Err(crate::error::CoreError::LengthMismatch {
+        Err(cks_state::error::CoreError::LengthMismatch {
             argument,
             actual,
             expected_from,

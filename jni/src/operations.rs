@@ -13,10 +13,10 @@ use super::codec;
 use super::codes::{completion, entry, scale};
 use super::errors::{run, BridgeError, BridgeResult};
 use super::results;
-use crate::entry::EntryDecision;
-use crate::machine::StateMachine;
-use crate::scaling::ScaleStep;
-use crate::write::{ClusterRow, Hold, Owner, Token, WriteError, MAX_VERSION};
+use cks_state::entry::EntryDecision;
+use cks_state::machine::StateMachine;
+use cks_state::scaling::ScaleStep;
+use cks_state::write::{ClusterRow, Hold, Owner, Token, WriteError, MAX_VERSION};
 
 /// Stands in for the caller: the core copies the owner into the write and the Java side, which
 /// knows it, fills it in, so only the flag crosses back.

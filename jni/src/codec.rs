@@ -3,12 +3,12 @@
 //! Codes in: each argument's code to the core's value, or an error naming the argument.
 
 use super::errors::{bad_element, BridgeResult};
-use crate::completion::Outcome;
-use crate::error::CoreError;
-use crate::mode::Mode;
-use crate::scaling::ScaleKind;
-use crate::table::{Event, Operation, Profile, State};
-use crate::vms::{Health, VmSummary};
+use cks_state::completion::Outcome;
+use cks_state::error::CoreError;
+use cks_state::mode::Mode;
+use cks_state::scaling::ScaleKind;
+use cks_state::table::{Event, Operation, Profile, State};
+use cks_state::vms::{Health, VmSummary};
 
 pub(crate) const NONE: i32 = super::codes::argument::NONE;
 

@@ -16,10 +16,10 @@ use super::codes::names;
 use super::errors::{run, BridgeError, BridgeResult};
 use super::logging;
 use super::operations::{pack_entry, CALLER};
-use crate::table::{Event, Operation, State, TRANSITION_ROWS};
-use crate::write::{ClusterRow, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
-use crate::{next_state, Profile};
-use crate::{Mode, StateMachine};
+use cks_state::table::{Event, Operation, State, TRANSITION_ROWS};
+use cks_state::write::{ClusterRow, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
+use cks_state::{next_state, Profile};
+use cks_state::{Mode, StateMachine};
 
 const NAMES_STATES: jint = names::STATES;
 const NAMES_EVENTS: jint = names::EVENTS;
@@ -30,7 +30,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     mut env: JNIEnv,
     _class: JClass,
 ) -> jint {
-    run(&mut env, 0, |_| Ok(crate::ABI_VERSION))
+    run(&mut env, 0, |_| Ok(cks_state::ABI_VERSION))
 }
 
 fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
@@ -177,7 +177,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     state: jint,
 ) -> jstring {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let refusal = crate::Refusal {
+        let refusal = cks_state::Refusal {
             operation: codec::operation("operation", operation)?,
             state: codec::state("state", state)?,
         };
@@ -199,8 +199,8 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
         let kind = codec::scale_kind("scaleKind", scale_kind)?;
         let state = codec::state("startedState", started)?;
         let message = match codec::optional_state("nowState", now)? {
-            None => crate::scaling::ScaleRefusal { kind, state }.to_string(),
-            Some(now) => crate::scaling::TakenSince { kind, now }.to_string(),
+            None => cks_state::scaling::ScaleRefusal { kind, state }.to_string(),
+            Some(now) => cks_state::scaling::TakenSince { kind, now }.to_string(),
         };
         Ok(env.new_string(message)?.into_raw())
     })

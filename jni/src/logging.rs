@@ -180,6 +180,6 @@ mod tests {
         assert!(from_jni_crate("jni"));
         assert!(from_jni_crate("jni::wrapper::jnienv"));
         assert!(!from_jni_crate("jnix"));
-        assert!(!from_jni_crate("cks_state::jni::bridge"));
+        assert!(!from_jni_crate("cks_state_jni::bridge"));
     }
 }

@@ -9,7 +9,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use jni::JNIEnv;
 
-use crate::error::CoreError;
+use cks_state::error::CoreError;
 
 const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
 const NATIVE_EXCEPTION: &str = "org/apache/cloudstack/kubernetes/state/CksStateNativeException";
