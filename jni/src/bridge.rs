@@ -18,18 +18,14 @@ use super::logging;
 use super::operations::{pack_entry, CALLER};
 use cks_state::table::{Event, Operation, State, TRANSITION_ROWS};
 use cks_state::write::{ClusterRow, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
-use cks_state::{next_state, Profile};
+use cks_state::Profile;
 use cks_state::{Mode, StateMachine};
 
 const NAMES_STATES: jint = names::STATES;
 const NAMES_EVENTS: jint = names::EVENTS;
 const NAMES_OPERATIONS: jint = names::OPERATIONS;
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_abiVersion(
-    mut env: JNIEnv,
-    _class: JClass,
-) -> jint {
+pub(crate) fn abi_version(mut env: JNIEnv, _class: JClass) -> jint {
     run(&mut env, 0, |_| Ok(cks_state::ABI_VERSION))
 }
 
@@ -44,12 +40,7 @@ fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_names(
-    mut env: JNIEnv,
-    _class: JClass,
-    kind: jint,
-) -> jobjectArray {
+pub(crate) fn names(mut env: JNIEnv, _class: JClass, kind: jint) -> jobjectArray {
     run(&mut env, std::ptr::null_mut(), |env| {
         let names = names_of(kind)?;
         let array =
@@ -64,12 +55,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_transitions(
-    mut env: JNIEnv,
-    _class: JClass,
-    profile: jint,
-) -> jintArray {
+pub(crate) fn transitions(mut env: JNIEnv, _class: JClass, profile: jint) -> jintArray {
     run(&mut env, std::ptr::null_mut(), |env| {
         let profile = codec::profile("profile", profile)?;
         let triples: Vec<jint> = TRANSITION_ROWS
@@ -83,8 +69,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 
 /// The table of a CloudStack release: the profile's code and how the release stands to it
 /// (layout `release`).
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_profileForRelease(
+pub(crate) fn profile_for_release(
     mut env: JNIEnv,
     _class: JClass,
     major: jint,
@@ -98,11 +83,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_orphanStates(
-    mut env: JNIEnv,
-    _class: JClass,
-) -> jintArray {
+pub(crate) fn orphan_states(mut env: JNIEnv, _class: JClass) -> jintArray {
     run(&mut env, std::ptr::null_mut(), |env| {
         let codes: Vec<jint> = State::ALL
             .iter()
@@ -113,8 +94,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_nextState(
+pub(crate) fn next_state(
     mut env: JNIEnv,
     _class: JClass,
     profile: jint,
@@ -122,7 +102,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     event: jint,
 ) -> jint {
     run(&mut env, codec::NONE, |_| {
-        let next = next_state(
+        let next = cks_state::next_state(
             codec::profile("profile", profile)?,
             codec::state("state", state)?,
             codec::event("event", event)?,
@@ -131,8 +111,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_decideEntry(
+pub(crate) fn decide_entry(
     mut env: JNIEnv,
     _class: JClass,
     profile: jint,
@@ -169,8 +148,7 @@ static PACKED_ENTRY: Lazy<PackedEntries> = Lazy::new(|| {
     packed
 });
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_refusalReason(
+pub(crate) fn refusal_reason(
     mut env: JNIEnv,
     _class: JClass,
     operation: jint,
@@ -187,8 +165,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 
 /// The message of a failed scale: refused from the state it started from, or (`now` not -1) taken
 /// since by another operation.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleMessage(
+pub(crate) fn scale_message(
     mut env: JNIEnv,
     _class: JClass,
     scale_kind: jint,
@@ -207,11 +184,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 }
 
 /// [MAX_VERSION, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS]: the fenced mode's limits.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_constants(
-    mut env: JNIEnv,
-    _class: JClass,
-) -> jlongArray {
+pub(crate) fn constants(mut env: JNIEnv, _class: JClass) -> jlongArray {
     run(&mut env, std::ptr::null_mut(), |env| {
         let values = [
             MAX_VERSION as jlong,
@@ -221,11 +194,6 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_setLogLevel(
-    mut env: JNIEnv,
-    class: JClass,
-    level: jint,
-) {
+pub(crate) fn set_log_level(mut env: JNIEnv, class: JClass, level: jint) {
     run(&mut env, (), |env| logging::install(env, &class, level))
 }

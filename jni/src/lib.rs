@@ -14,3 +14,10 @@ mod results;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod vms;
+
+// The exports: one Java_<class>_<method> symbol per native method of spec/native-methods.txt,
+// each calling the function of its name in the module the spec names (jni/build.rs).
+include!(concat!(env!("OUT_DIR"), "/exports.rs"));
+
+#[cfg(test)]
+mod generated_java;

@@ -100,8 +100,8 @@ fn hold(
     Ok(Some(Hold::checked(moved.0, row.token(machine)?, moved_to)?))
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_entry(
+#[allow(clippy::too_many_arguments)] // the native method's arguments, as JNI passes them
+pub(crate) fn entry(
     mut env: JNIEnv,
     _class: JClass,
     mode: jint,
@@ -138,8 +138,8 @@ pub(crate) fn pack_entry(decision: EntryDecision) -> jlong {
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_completion(
+#[allow(clippy::too_many_arguments)] // the native method's arguments, as JNI passes them
+pub(crate) fn completion(
     mut env: JNIEnv,
     _class: JClass,
     mode: jint,
@@ -165,9 +165,8 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
     })
 }
 
-#[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_scaleStep(
+pub(crate) fn scale_step(
     mut env: JNIEnv,
     _class: JClass,
     mode: jint,
@@ -215,9 +214,8 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_
 }
 
 /// The plan's steps in order, each a packed write (kind 0).
-#[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_reconcile(
+pub(crate) fn reconcile(
     mut env: JNIEnv,
     _class: JClass,
     mode: jint,

@@ -248,11 +248,8 @@ fn pack(answer: &Answer) -> Vec<jlong> {
 /// The pass over `candidates` (`candidate` rows), the IN_PROGRESS jobs' ids and clusters (-1:
 /// unknown), and the owner evidence: the ended owners' jobs and the `host_row` rows, both null
 /// until the answer asked for them (kind EVIDENCE).
-#[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_planRecovery<
-    'local,
->(
+pub(crate) fn plan_recovery<'local>(
     mut env: JNIEnv<'local>,
     _class: JClass<'local>,
     mode: jni::sys::jint,

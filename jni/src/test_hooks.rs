@@ -12,22 +12,12 @@ use super::codes::layout;
 use super::errors::{bad_element, run, BridgeError};
 
 /// The benchmark floor: no catch_unwind, no conversion.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_noop(
-    _env: JNIEnv,
-    _class: JClass,
-    x: jint,
-) -> jint {
+pub(crate) fn noop(_env: JNIEnv, _class: JClass, x: jint) -> jint {
     x.wrapping_add(1)
 }
 
 /// Panics inside the one error path, with a message formatted by `format!`.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_forcePanic(
-    mut env: JNIEnv,
-    _class: JClass,
-    message: JString,
-) {
+pub(crate) fn force_panic(mut env: JNIEnv, _class: JClass, message: JString) {
     run(&mut env, (), |env| {
         let text: String = if message.is_null() {
             return Err(BridgeError::Input("message must not be null".to_string()));
@@ -41,13 +31,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
 
 /// Packs one value per field (in the spec's order) with the core's generated packer of `layout`,
 /// for the Java readers' round-trip test.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_pack(
-    mut env: JNIEnv,
-    _class: JClass,
-    layout: JString,
-    values: JLongArray,
-) -> jlong {
+pub(crate) fn pack(mut env: JNIEnv, _class: JClass, layout: JString, values: JLongArray) -> jlong {
     run(&mut env, 0, |env| {
         if layout.is_null() {
             return Err(BridgeError::Input("layout must not be null".to_string()));
@@ -82,12 +66,7 @@ pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHoo
 
 /// Asks the bridge's allocator for `count` longs of the argument "hook": the path an array of the
 /// scanner takes, so that a refusal of the native heap is seen from Java. Returns the count.
-#[no_mangle]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeTestHooks_allocate(
-    mut env: JNIEnv,
-    _class: JClass,
-    count: jlong,
-) -> jlong {
+pub(crate) fn allocate(mut env: JNIEnv, _class: JClass, count: jlong) -> jlong {
     run(&mut env, 0, |_env| {
         let count = usize::try_from(count)
             .map_err(|_| BridgeError::Input(format!("count: {count} is negative")))?;

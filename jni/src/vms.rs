@@ -17,9 +17,8 @@ fn count(argument: &'static str, value: jlong) -> BridgeResult<u64> {
 
 /// The `vm_summary` code of the cluster's VMs, or `vm_answer::PROBE_HEALTH`: probe the cluster's
 /// health, then ask again with the probe's `health` code.
-#[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_org_apache_cloudstack_kubernetes_state_NativeBridge_vmSummary(
+pub(crate) fn vm_summary(
     mut env: JNIEnv,
     _class: JClass,
     listed_state: jint,
