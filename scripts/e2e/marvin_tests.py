@@ -37,14 +37,10 @@ def test_names(src):
         return re.findall(r"^    def (test_\w+)\(", f.read(), re.M)
 
 
-def first_line(text):
+def one_line(text, last=False):
+    """The first (or last) non-blank line of text, cut to 240 characters."""
     lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    return (lines[0] if lines else "")[:240]
-
-
-def last_line(text):
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    return (lines[-1] if lines else "")[:240]
+    return (lines[-1 if last else 0] if lines else "")[:240]
 
 
 def results(xunit, names):
@@ -57,7 +53,7 @@ def results(xunit, names):
         if problem is None:
             result = {"result": "passed", "why": None}
         else:
-            why = first_line(problem.get("message") or problem.text)
+            why = one_line(problem.get("message") or problem.text)
             result = {"result": "skipped" if problem.tag == "skipped" else "failed", "why": why}
         # A test nose lists twice (passed, then an error its teardown or a plugin raised) failed.
         if name in names and found.get(name, {}).get("result") != "failed":
@@ -88,7 +84,7 @@ class Marvin:
                                            stdout=f, stderr=subprocess.STDOUT, timeout=300).returncode == 0
         if not done or not os.path.exists(os.path.join(package, "cloudstackAPI", "createKubernetesCluster.py")):
             with open(log) as f:
-                raise RuntimeError("Marvin's API package was not generated: %s (log: %s)" % (last_line(f.read()), log))
+                raise RuntimeError("Marvin's API package was not generated: %s (log: %s)" % (one_line(f.read(), last=True), log))
         # CloudStack's developer database user (create-database.sql), on the run's throwaway MariaDB.
         config = {"mgtSvr": [{"mgtSvrIp": self.net + ".11", "port": 8096, "user": "root", "passwd": "password",
                               "useHttps": "False", "certCAPath": "NA", "certPath": "NA"}],
