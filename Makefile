@@ -4,13 +4,14 @@
 SHELL := /bin/bash
 MVN ?= mvn -B -q
 JAR := java/target/cks-state-cli.jar
+SIMULATOR_JAR := java/target/cks-state-simulator.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
 .PHONY: check lint cloudstack e2e-cloudstack run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible
 
 run: build
-	java -jar $(JAR) simulate
+	java -jar $(SIMULATOR_JAR) simulate
 
 # The build installs nothing (scripts/native.sh checks the toolchains and names what is missing):
 # `make toolchains` installs them, pinned, and `run`, `build` and `test` call it first.
@@ -55,7 +56,7 @@ check: lint
 	cargo test --quiet -p cks-state-jni
 	scripts/native.sh toolchains
 	rm -rf java/library/target/classes/native
-	set -o pipefail; cd java && $(MVN) -Phost -pl library -Dh2.only=true -Dcks.excluded.groups=,shipping-jar \
+	set -o pipefail; cd java && $(MVN) -Phost -pl library -am -Dh2.only=true -Dcks.excluded.groups=,shipping-jar \
 	  -Dcks.shared.dir="$$(../scripts/shared.sh)" test 2>&1 | tee target-check.log
 	scripts/check-jni-warnings.sh java/target-check.log java/library/target/surefire-reports
 
@@ -75,7 +76,7 @@ java-test:
 	set -o pipefail; cd java && $(MVN) -Dmariadb.url="$$(../scripts/mariadb.sh url)" -Dcks.shared.dir="$$(../scripts/shared.sh)" \
 	  verify 2>&1 | tee target-test.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
-	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/examples/target/surefire-reports
+	scripts/check-jni-warnings.sh java/target-test.log java/library/target/surefire-reports java/tool/target/surefire-reports java/simulator/target/surefire-reports java/examples/target/surefire-reports
 
 # CloudStack's Kubernetes Service plugin and the modules the series in cloudstack/ patches, built
 # against CloudStack's own modules (built once per source sha256 into the local Maven repository),
@@ -93,8 +94,8 @@ e2e-cloudstack: build
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a
 # JDK 22+ (run after java-test's build).
 platform-test:
-	scripts/check-native-jar.sh $(LIBRARY_JAR) $(JAR)
-	scripts/check-artifacts.sh $(LIBRARY_JAR) $(JAR)
+	scripts/check-native-jar.sh $(LIBRARY_JAR) $(JAR) $(SIMULATOR_JAR)
+	scripts/check-artifacts.sh $(LIBRARY_JAR) $(JAR) $(SIMULATOR_JAR)
 	scripts/platform-smoke.sh $(LIBRARY_JAR) $(JAR) java/library/target/test-classes java/library/target/host.classpath
 
 # The pinned toolchains: Rust of rust-toolchain.toml (rustup), zig and cargo-zigbuild (PyPI, into
@@ -125,7 +126,7 @@ BENCH_CLOUDSTACK_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/
 
 bench-build: toolchains
 	cargo build --release --lib
-	cd java && $(MVN) -pl library -Pbench -Dcks.build.dir=target-bench test-compile
+	cd java && $(MVN) -pl library -am -Pbench -Dcks.build.dir=target-bench test-compile
 
 # $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count; $(4): async
 # job counts of the pass on CloudStack's own database (10,000 clusters).
@@ -195,10 +196,10 @@ soak-java: toolchains
 	  -Dsurefire.failIfNoSpecifiedTests=false verify 2>&1 | tee target-soak.log; \
 	  rc=$$?; ../scripts/mariadb.sh stop; [ $$rc -eq 0 ] || exit $$rc
 	grep -h 'JUNK\|CONCURRENCY\|RACE\|LOADERS\|FAULT\|MATRIX' java/*/target/surefire-reports/*-output.txt || true
-	scripts/check-jni-warnings.sh java/target-soak.log java/library/target/surefire-reports java/tool/target/surefire-reports
+	scripts/check-jni-warnings.sh java/target-soak.log java/library/target/surefire-reports java/tool/target/surefire-reports java/simulator/target/surefire-reports
 
 soak-simulate: build
-	scripts/soak-simulate.sh $(JAR) $(SOAK_SIMULATE_OPERATIONS)
+	scripts/soak-simulate.sh $(SIMULATOR_JAR) $(SOAK_SIMULATE_OPERATIONS)
 
 # The protocol checked exhaustively (tests/sim/model, docs/model-check.md): every schedule of
 # each bounded configuration in both modes, with the real core; minutes (BENCHMARKS.md).

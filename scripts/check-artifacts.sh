@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
 # Copyright 2025-2026 The cks-state authors
 # SPDX-License-Identifier: Apache-2.0
-# Checks the two artifacts: what a management server adds to its class path and what
-# an operator runs.
+# Checks the three artifacts: what a management server adds to its class path, what an operator
+# runs, and the simulator.
 # - the library jar holds the binding, the JDBC side and native/, nothing of the tool (cli,
-#   simulate, scan) and no third-party class; its runtime dependencies are log4j-api alone;
-# - the CLI jar relocates every dependency under ...state.shaded but H2 and the two JDBC drivers,
+#   simulate, scan), of the test kit or of the simulator, and no third-party class; its runtime
+#   dependencies are log4j-api alone;
+# - the CLI jar carries no simulator, no test kit and no test class; it relocates every dependency under ...state.shaded but H2 and the two JDBC drivers,
 #   which stay stock and unmodified (H2 so that its files open with stock H2 of the same version; the
 #   drivers so that their licenses' terms for modified copies never arise); it runs (table; a
-#   short simulate on its embedded H2; a read-only scan of a file stock H2 wrote changes nothing,
+#   read-only scan of a file stock H2 wrote changes nothing,
 #   and of a missing database creates none), and never loads a libcks_state.so planted on
 #   java.library.path or in its working folder (its own checked copy instead);
 # - both jars carry the license and notice, and the native library's third-party notice; the CLI jar
-#   lists every library it bundles, with its license, in META-INF/third-party/THIRD-PARTY.txt.
+#   lists every library it bundles, with its license, in META-INF/third-party/THIRD-PARTY.txt;
+# - the simulator jar is the CLI jar's commands plus simulate and the test kit, relocated alike, with
+#   the same notices; a short simulate runs on its embedded H2.
 #
-#   scripts/check-artifacts.sh LIBRARY_JAR CLI_JAR
+#   scripts/check-artifacts.sh LIBRARY_JAR CLI_JAR SIMULATOR_JAR
 set -euo pipefail
 
-[ $# -eq 2 ] || { echo "usage: check-artifacts.sh LIBRARY_JAR CLI_JAR" >&2; exit 2; }
-library=$1 cli=$2
+[ $# -eq 3 ] || { echo "usage: check-artifacts.sh LIBRARY_JAR CLI_JAR SIMULATOR_JAR" >&2; exit 2; }
+library=$1 cli=$2 simulator=$3
 PKG=org/apache/cloudstack/kubernetes/state
 fail() { echo "check-artifacts: $*" >&2; exit 1; }
 
@@ -26,7 +29,7 @@ entries() { unzip -Z1 "$1" | grep -v '/$'; }
 
 stray="$(entries "$library" | grep -vE "^($PKG/|native/|META-INF/)" || true)"
 [ -z "$stray" ] || fail "$(basename "$library") carries classes outside $PKG: $(echo "$stray" | head -5 | tr '\n' ' ')"
-tool="$(entries "$library" | grep -E "^$PKG/(cli|simulate|scan|text|shaded)/" || true)"
+tool="$(entries "$library" | grep -E "^$PKG/(cli|simulate|scan|text|shaded|testkit)/" || true)"
 [ -z "$tool" ] || fail "$(basename "$library") carries the tool: $(echo "$tool" | head -5 | tr '\n' ' ')"
 
 deps_file="$(dirname "$library")/runtime-dependencies.txt"
@@ -36,7 +39,7 @@ deps="$(grep -E '^\s+[a-zA-Z0-9_.-]+:[a-zA-Z0-9_.-]+:' "$deps_file" | sed -E 's/
     fail "the library's runtime dependencies are [$(echo $deps)], expected log4j-api alone"
 echo "check-artifacts: $(basename "$library"): $(entries "$library" | grep -c '\.class$') classes; runtime dependencies: $(echo $deps)"
 
-for jar in "$library" "$cli"; do
+for jar in "$library" "$cli" "$simulator"; do
     for legal in META-INF/LICENSE META-INF/NOTICE META-INF/THIRD-PARTY-NATIVE.txt; do
         unzip -Z1 "$jar" "$legal" >/dev/null 2>&1 || fail "$(basename "$jar") has no $legal"
     done
@@ -71,10 +74,23 @@ for relocated in picocli jasypt log4j; do
 done
 out="$(timeout 120 java -jar "$cli" table --format tsv 2>&1)" || fail "java -jar $(basename "$cli") table: $out"
 [ "$(echo "$out" | head -n1)" = $'Created\tStartRequested\tStarting' ] || fail "table printed: $(echo "$out" | head -3)"
-out="$(timeout 300 java -jar "$cli" simulate --operations 60 --seed 7 2>&1)" || fail "java -jar $(basename "$cli") simulate: $out"
+# No simulator, test kit or test class (a test class's name ends in Test, Tests or Fixtures).
+harness="$(grep -E "^$PKG/(simulate|testkit)/|^$PKG/.*(Test|Tests|Fixtures)(\\\$[^/]*)?\.class$" <<<"$cli_entries" || true)"
+[ -z "$harness" ] || fail "$(basename "$cli") carries the simulator, the test kit or a test class: $(echo "$harness" | head -5 | tr '\n' ' ')"
+out="$(timeout 120 java -jar "$cli" help 2>&1)" || fail "java -jar $(basename "$cli") help: $out"
+! grep -q simulate <<<"$out" || fail "$(basename "$cli") offers simulate: $out"
+echo "check-artifacts: $(basename "$cli"): picocli, jasypt and log4j relocated under $PKG/shaded, H2 and the JDBC drivers stock; license, notices and third-party list in; no simulator, test kit or test class; table runs"
+
+# The simulator jar: the tool's commands, simulate and the test kit, shaded as the CLI jar; the same list.
+sim_entries="$(entries "$simulator")"
+for class in "$PKG/simulate/SimulatorMain.class" "$PKG/testkit/CloudStackRows.class" "$PKG/cli/ScanCommand.class" "$PKG/shaded/picocli/CommandLine.class"; do
+    grep -qx "$class" <<<"$sim_entries" || fail "$(basename "$simulator") lacks $class"
+done
+[ "$(unzip -p "$simulator" META-INF/third-party/THIRD-PARTY.txt)" = "$third_party" ] || fail "$(basename "$simulator")'s third-party list is not the CLI jar's"
+out="$(timeout 300 java -jar "$simulator" simulate --operations 60 --seed 7 2>&1)" || fail "java -jar $(basename "$simulator") simulate: $out"
 echo "$out" | grep -qE '^ *double_entries +0$' || fail "simulate on the shaded H2 printed: $(echo "$out" | tail -5)"
-if echo "$out" | grep -qiE 'provider|log4j'; then fail "the CLI jar printed a logging notice: $(echo "$out" | grep -iE 'provider|log4j' | head -2)"; fi
-echo "check-artifacts: $(basename "$cli"): picocli, jasypt and log4j relocated under $PKG/shaded, H2 and the JDBC drivers stock; license, notices and third-party list in; table and simulate run"
+if echo "$out" | grep -qiE 'provider|log4j'; then fail "the simulator jar printed a logging notice: $(echo "$out" | grep -iE 'provider|log4j' | head -2)"; fi
+echo "check-artifacts: $(basename "$simulator"): the tool, simulate and the test kit; the CLI jar's notices and third-party list; a simulate runs"
 
 # H2 as stock H2: a database file written by stock H2 (the same version, from Maven's local
 # repository) is read by a dry-run scan, and left byte for byte as it was; a missing database is

@@ -18,7 +18,7 @@ for dir in "$work"/*; do
     (cd "$dir/java" && mvn -B -q -DskipTests package) >"$dir.log" 2>&1 || { tail -n 30 "$dir.log"; exit 1; }
 done
 status=0
-for jar in library/target/cks-state-0.1.0.jar target/cks-state-cli.jar; do
+for jar in library/target/cks-state-0.1.0.jar target/cks-state-cli.jar target/cks-state-simulator.jar; do
     sums="$(sha256sum "$work"/*/java/"$jar" | awk '{print $1}' | sort -u)"
     if [ "$(echo "$sums" | wc -l)" -eq 1 ]; then
         echo "reproducible: $jar identical in both builds: sha256 $sums"

@@ -1,7 +1,7 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
 //! The table's queries of `NativeBridge.java`, one thin function each: names, rows, next state,
-//! the entry rule of a state, refusal texts, constants, log level. The decisions that write are in
+//! the entry rule of a state, refusal texts, constants. The decisions that write are in
 //! `operations.rs` and `recovery.rs`.
 
 use jni::objects::{JClass, JObject};
@@ -14,7 +14,6 @@ use super::codec;
 use super::codes::layout::release;
 use super::codes::names;
 use super::errors::{run, BridgeError, BridgeResult};
-use super::logging;
 use super::operations::{pack_entry, CALLER};
 use cks_state::table::{Event, Operation, State, TRANSITION_ROWS};
 use cks_state::write::{ClusterRow, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS, MAX_VERSION};
@@ -192,8 +191,4 @@ pub(crate) fn constants(mut env: JNIEnv, _class: JClass) -> jlongArray {
         ];
         Ok(new_longs(env, &values)?.into_raw())
     })
-}
-
-pub(crate) fn set_log_level(mut env: JNIEnv, class: JClass, level: jint) {
-    run(&mut env, (), |env| logging::install(env, &class, level))
 }

@@ -7,7 +7,7 @@ mod bridge;
 mod codec;
 mod codes;
 mod errors;
-mod logging;
+mod on_load;
 mod operations;
 mod recovery;
 mod results;

@@ -277,12 +277,9 @@ pub(crate) fn plan_recovery<'local>(
             hosts: &host_rows,
         };
         let job_count = array_length(env, "jobClusterIds", &job_cluster_ids)?;
-        let (n, answer) = if machine.mode.reads_fence() {
+        let answer = if machine.mode.reads_fence() {
             let candidates = fenced_candidates(&values)?;
-            (
-                candidates.len(),
-                plan(env, machine, candidates.iter().copied(), &input, job_count)?,
-            )
+            plan(env, machine, candidates.iter().copied(), &input, job_count)?
         } else {
             let states = compat_states(&values)?;
             let width = candidate_width::COMPAT as usize;
@@ -293,15 +290,9 @@ pub(crate) fn plan_recovery<'local>(
                     id: r[candidate::ID as usize] as u64,
                     row: ClusterRow::of(state),
                 });
-            (states.len(), plan(env, machine, rows, &input, job_count)?)
+            plan(env, machine, rows, &input, job_count)?
         };
         let out = pack(&answer);
-        log::debug!(
-            "{:?} recovery plan for {n} candidates and {job_count} jobs: {} to recover (kind {})",
-            machine.mode,
-            out[recovery_header::COUNT as usize],
-            out[recovery_header::KIND as usize]
-        );
         Ok(new_longs(env, &out)?.into_raw())
     })
 }

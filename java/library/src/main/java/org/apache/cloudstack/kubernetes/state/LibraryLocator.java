@@ -30,7 +30,7 @@ import java.util.Properties;
  * loads it, and refuses it to every other ({@code UnsatisfiedLinkError: ... already loaded in
  * another classloader}). A second class loader (an application server's second web app, plugin
  * or test class loader) therefore loads a private copy of the file: its own instance of the
- * library, with its own statics and its own binding to that loader's {@code NativeLog}.
+ * library, with its own statics (its binding to that loader's enum classes among them).
  */
 final class LibraryLocator {
     /** System property: {@code java.library.path} to let the loader search it when the jar's build does not load. */

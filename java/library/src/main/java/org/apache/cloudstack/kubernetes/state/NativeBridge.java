@@ -117,7 +117,4 @@ final class NativeBridge {
      */
     static native long[] planRecovery(int mode, int profile, long heartbeatThresholdMillis, long[] candidates,
             long[] jobIds, long[] jobClusterIds, long[] endedJobIds, long[] hosts);
-
-    /** Mirrors the Java logger's level into log::set_max_level: 0 off, 1 error .. 5 trace. */
-    static native void setLogLevel(int level);
 }

@@ -83,13 +83,7 @@ final class NativeCodes {
     static final int HEALTH_UNHEALTHY = 1;
     static final int HEALTH_HEALTHY = 2;
     static final int VM_ANSWER_PROBE_HEALTH = -1;
-    static final int LOG_LEVEL_OFF = 0;
-    static final int LOG_LEVEL_ERROR = 1;
-    static final int LOG_LEVEL_WARN = 2;
-    static final int LOG_LEVEL_INFO = 3;
-    static final int LOG_LEVEL_DEBUG = 4;
-    static final int LOG_LEVEL_TRACE = 5;
-    static final int ABI_VERSION = 10;
+    static final int ABI_VERSION = 11;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {

@@ -101,7 +101,6 @@ public final class NativeLibrary {
         checkOperations(NativeBridge.names(NativeCodes.NAMES_OPERATIONS), where);
         stateNames = NativeBridge.names(NativeCodes.NAMES_STATES);
         eventNames = NativeBridge.names(NativeCodes.NAMES_EVENTS);
-        NativeLog.applyLevel();
         return where;
     }
 

@@ -8,32 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseEvent;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseState;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.LoggerConfig;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
 /**
  * 8 threads calling every public method, and 16 threads calling every native method for a
- * bounded time with the native logger at TRACE, give the same answers as one thread.
+ * bounded time, give the same answers as one thread.
  */
 @NativeTestHooks.Needed
 class ConcurrencyTest {
@@ -196,50 +186,16 @@ class ConcurrencyTest {
         return out;
     }
 
-    /** Counts the native records that reach Log4j, by thread. */
-    private static final class Counter extends AbstractAppender {
-        final AtomicLong records = new AtomicLong();
-        final AtomicLong recoveryRecords = new AtomicLong();
-        final Set<String> threads = ConcurrentHashMap.newKeySet();
-        final Set<String> targets = ConcurrentHashMap.newKeySet();
-
-        Counter() {
-            super("concurrency-counter", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            records.incrementAndGet();
-            threads.add(event.getThreadName());
-            String message = event.getMessage().getFormattedMessage();
-            targets.add(message.substring(0, Math.max(0, message.indexOf(']') + 1)));
-            if (message.contains("recovery plan for")) {
-                recoveryRecords.incrementAndGet();
-            }
-        }
-    }
-
     @Test
-    void sixteenThreadsOnEveryNativeMethodWithTheLoggerAtTraceAgreeWithOne() throws Exception {
+    void sixteenThreadsOnEveryNativeMethodAgreeWithOne() throws Exception {
         final int threads = 16;
         final long millis = Long.getLong("cks.concurrency.millis", 3000);
         NativeLibrary.load();
         int states = NativeLibrary.stateNames().length;
         int events = NativeLibrary.eventNames().length;
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        LoggerConfig lc = ctx.getConfiguration().getLoggerConfig(NativeLog.LOGGER_NAME);
-        Level before = lc.getLevel();
-        Counter counter = new Counter();
-        counter.start();
-        lc.addAppender(counter, null, null);
-        lc.setLevel(Level.TRACE);
-        ctx.updateLoggers();
-        NativeLog.syncLevel(); // native level 5: every record crosses JNI
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<String> expected = nativeAnswers(states, events);
-            long recordsAlone = counter.records.get();
-            assertTrue(recordsAlone >= 2, "one thread's records: " + recordsAlone);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Integer>> results = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -259,22 +215,11 @@ class ConcurrencyTest {
             for (Future<Integer> f : results) {
                 total += f.get(5, TimeUnit.MINUTES);
             }
-            System.out.printf("CONCURRENCY threads=%d millis=%d rounds=%d native calls/round=%d records=%d"
-                    + " recovery records=%d logging threads=%d targets=%s%n", threads, millis, total, expected.size(),
-                    counter.records.get(), counter.recoveryRecords.get(), counter.threads.size(), counter.targets);
+            System.out.printf("CONCURRENCY threads=%d millis=%d rounds=%d native calls/round=%d%n", threads, millis, total,
+                    expected.size());
             assertTrue(total >= threads);
-            // planRecovery logs at DEBUG twice per mode per round: every round's records arrived, from every thread.
-            assertEquals(4L * (total + 1), counter.recoveryRecords.get());
-            assertTrue(counter.threads.size() >= threads, counter.threads.toString());
-            assertTrue(counter.targets.stream().noneMatch(t -> t.startsWith("[jni")),
-                    "the jni crate's own records never cross: " + counter.targets);
         } finally {
             pool.shutdownNow();
-            lc.removeAppender(counter.getName());
-            lc.setLevel(before);
-            ctx.updateLoggers();
-            counter.stop();
-            NativeLog.syncLevel();
         }
     }
 }

@@ -19,10 +19,6 @@ import java.util.function.BooleanSupplier;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,13 +44,11 @@ class NativeJunkTest {
     private static final int OUTCOMES = Outcome.values().length;
     private static final int VM_SUMMARIES = VmSummary.values().length;
     private static final int NAME_KINDS = 3;
-    private static final int LOG_LEVELS = 6;
     /** The length of a "huge" array: a million elements, as many jobs as a large cloud has. */
     private static final int HUGE = 1 << 20;
 
     private static int states;
     private static int events;
-    private static Level nativeLoggerLevel;
     private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
     /** A huge scan: a hundred thousand candidate rows, a million jobs. */
     private static final int HUGE_CANDIDATES = 100_000;
@@ -72,14 +66,10 @@ class NativeJunkTest {
         for (int i = 0; i < HUGE_CANDIDATES; i++) {
             candidateRow(HUGE_ROWS, i, i, i % states);
         }
-        // Junk panics and junk log levels send records across JNI: Log4j drops them here.
-        nativeLoggerLevel = setNativeLoggerLevel(Level.OFF);
     }
 
     @AfterAll
     static void report() {
-        setNativeLoggerLevel(nativeLoggerLevel);
-        NativeLog.syncLevel();
         long total = 0;
         for (Map.Entry<String, long[]> e : COUNTS.entrySet()) {
             long[] c = e.getValue();
@@ -90,14 +80,6 @@ class NativeJunkTest {
         System.out.printf("JUNK total calls=%d other exceptions=0 JVM crashes=0%n", total);
     }
 
-    private static Level setNativeLoggerLevel(Level level) {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        LoggerConfig lc = ctx.getConfiguration().getLoggerConfig(NativeLog.LOGGER_NAME);
-        Level before = lc.getLevel();
-        lc.setLevel(level);
-        ctx.updateLoggers();
-        return before;
-    }
 
     /** Random inputs, biased to the edges of every range. */
     static final class Junk {
@@ -219,7 +201,7 @@ class NativeJunkTest {
             }
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
-                "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery", "setLogLevel",
+                "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery",
                 "forcePanic", "constants", "pack", "vmSummary", "profileForRelease", "allocate"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
@@ -379,18 +361,7 @@ class NativeJunkTest {
     }
 
     @Test
-    void logLevelAndPanics() {
-        try {
-            hammer("setLogLevel", 16, j -> {
-                int level = j.code(LOG_LEVELS);
-                return expect(valid(level, LOG_LEVELS), () -> {
-                    NativeBridge.setLogLevel(level);
-                    return true;
-                });
-            });
-        } finally {
-            NativeLog.syncLevel();
-        }
+    void panics() {
         StringBuilder big = new StringBuilder();
         while (big.length() < 1 << 20) {
             big.append("{}%s\u0000\uD83D\uDE00 ");

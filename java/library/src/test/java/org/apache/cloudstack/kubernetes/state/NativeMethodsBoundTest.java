@@ -34,9 +34,7 @@ class NativeMethodsBoundTest {
             Map.entry("reconcile", new Object[] {NativeCodes.MODE_COMPAT, 0, 10, -1L, false, 0}),
             Map.entry("vmSummary", new Object[] {10, 3L, 3L, 3L, 3L, 0L, NativeCodes.HEALTH_UNPROBED}),
             Map.entry("planRecovery", new Object[] {NativeCodes.MODE_FENCED, 0, 150_000L,
-                new long[] {1, 5, 0, -1, -1, -1}, new long[0], new long[0], null, null}),
-            Map.entry("setLogLevel", new Object[] {NativeLog.nativeLevel(
-                    org.apache.logging.log4j.LogManager.getLogger(NativeLog.LOGGER_NAME).getLevel())}));
+                new long[] {1, 5, 0, -1, -1, -1}, new long[0], new long[0], null, null}));
 
     @Test
     void everyNativeMethodIsBound() throws IllegalAccessException {

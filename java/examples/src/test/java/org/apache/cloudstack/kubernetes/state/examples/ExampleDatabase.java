@@ -9,9 +9,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 
 /** The databases the examples run on: embedded H2 and the throwaway MariaDB of `make test`. */
 enum ExampleDatabase {
@@ -47,7 +47,7 @@ enum ExampleDatabase {
 
     /** The kit that writes CloudStack's rows here. */
     CloudStackRows rows() {
-        return new CloudStackRows(connections());
+        return new CloudStackRows(connections()::open);
     }
 
     long cluster(String state) throws SQLException {

@@ -23,6 +23,9 @@ import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
+import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
 
 /**
  * One status scanner pass (orphan recovery, then the Alert reconciliation) on CloudStack's own

@@ -28,6 +28,7 @@ import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
 
 /**
  * One orphan-recovery pass of {@link ClusterStateScanner} end to end on MariaDB, against

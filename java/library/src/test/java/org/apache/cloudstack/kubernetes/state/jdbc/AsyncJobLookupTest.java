@@ -19,6 +19,8 @@ import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

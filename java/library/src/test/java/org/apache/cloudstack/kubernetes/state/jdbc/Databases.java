@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.junit.jupiter.api.Assumptions;
 
 /**

@@ -13,6 +13,10 @@ import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
+import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 
 /**
  * Test setup on CloudStack's tables: rows written by the kit ({@link CloudStackRows}), state set
@@ -49,12 +53,12 @@ final class Fixtures {
 
     /** The kit that writes CloudStack's rows on this database. */
     CloudStackRows rows() {
-        return new CloudStackRows(db.source());
+        return new CloudStackRows(db.source()::open);
     }
 
     /** What CloudStack writes about its management servers, on this database. */
     ClusterManagerRows managementServers() {
-        return new ClusterManagerRows(db.source());
+        return new ClusterManagerRows(db.source()::open);
     }
 
     /** A CloudManaged cluster with 1 control node and 1 worker; returns its id. */
@@ -86,7 +90,7 @@ final class Fixtures {
     }
 
     /** An async job row to build: IN_PROGRESS, a KubernetesCluster scale, no instance_id, unless set. */
-    CloudStackRows.Job job() {
+    JobInsert job() {
         return rows().job();
     }
 

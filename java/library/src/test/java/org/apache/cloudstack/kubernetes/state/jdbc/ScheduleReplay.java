@@ -22,6 +22,9 @@ import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
+import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 
 /**
  * Replays one recorded schedule through the shipping host on H2: each operation's steps through a
@@ -80,7 +83,7 @@ final class ScheduleReplay {
         this.writes = new ObservedWrites(db.source());
         this.dao = new KubernetesClusterStateDao<>(machine, writes);
         this.guard = new ClusterOperationGuard<>(dao);
-        this.rows = new CloudStackRows(db.source());
+        this.rows = new CloudStackRows(db.source()::open);
     }
 
     void run() throws Exception {
@@ -239,7 +242,7 @@ final class ScheduleReplay {
     private void jobs(ReplaySchedule.Jobs j) throws SQLException {
         update("DELETE FROM async_job");
         for (long[] job : j.jobs()) {
-            CloudStackRows.Job row = rows.job().id(job[0]).status((int) job[2]).msid(job[3]);
+            JobInsert row = rows.job().id(job[0]).status((int) job[2]).msid(job[3]);
             if (job[1] >= 0) {
                 long cluster = ids.get((int) job[1]);
                 row.shape(JobShape.UPSTREAM).cluster(cluster, uuid(cluster));

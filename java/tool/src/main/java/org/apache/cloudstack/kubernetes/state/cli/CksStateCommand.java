@@ -6,10 +6,13 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
-/** The {@code cks-state} tool. Add a subcommand by adding its class to {@code subcommands}. */
+/**
+ * The {@code cks-state} tool an operator runs (table, rules, scan, explain, schema). Add a subcommand by
+ * adding its class to {@code subcommands}; the simulator's jar adds {@code simulate} ({@link #launch}).
+ */
 @Command(name = "cks-state",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -18,8 +21,6 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             TableCommand.class,
             RulesCommand.class,
-            SimulateCommand.class,
-            SimulateServerCommand.class,
             ScanCommand.class,
             ExplainCommand.class,
             SchemaCommand.class,
@@ -37,9 +38,12 @@ public final class CksStateCommand implements Runnable {
                         .toList()));
     }
 
-    /** A CommandLine for this tool; enum option values are case-insensitive (--format TSV). */
-    public static CommandLine commandLine() {
+    /** A CommandLine for this tool, with these subcommands added; enum option values are case-insensitive (--format TSV). */
+    public static CommandLine commandLine(Object... moreSubcommands) {
         CommandLine cl = new CommandLine(new CksStateCommand());
+        for (Object command : moreSubcommands) {
+            cl.addSubcommand(command);
+        }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // A usage error: the error and where help is, not the whole usage (it pushes the error off the screen).
         cl.setParameterExceptionHandler((e, args) -> {
@@ -84,6 +88,14 @@ public final class CksStateCommand implements Runnable {
     private static final String MARIADB_LOGGING_DISABLE = "mariadb.logging.disable";
 
     public static void main(String[] args) {
+        System.exit(launch(args));
+    }
+
+    /**
+     * Runs the tool with {@code args} and these subcommands added (annotated picocli commands); its exit
+     * code. The process's logging is set before any command (or driver) class loads.
+     */
+    public static int launch(String[] args, Object... moreSubcommands) {
         // The tool carries log4j-api without an implementation: log to stderr at ERROR, quietly.
         if (System.getProperty(LOG_FACTORY_PROPERTY) == null) {
             System.setProperty(LOG_FACTORY_PROPERTY, "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
@@ -92,6 +104,6 @@ public final class CksStateCommand implements Runnable {
         if (!Arrays.asList(args).contains("--verbose") && System.getProperty(MARIADB_LOGGING_DISABLE) == null) {
             System.setProperty(MARIADB_LOGGING_DISABLE, "true");
         }
-        System.exit(commandLine().execute(args));
+        return commandLine(moreSubcommands).execute(args);
     }
 }

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * The secrets this run knows (database passwords, however given), masked in every line the tool
  * prints. A URL's own password shapes are masked even when they were never registered.
  */
-final class Secrets {
+public final class Secrets {
     static final String MASK = "****";
 
     private static final Set<String> KNOWN = ConcurrentHashMap.newKeySet();
@@ -35,14 +35,14 @@ final class Secrets {
     private Secrets() {
     }
 
-    static void register(String secret) {
+    public static void register(String secret) {
         if (secret != null && !secret.isEmpty()) {
             KNOWN.add(secret);
         }
     }
 
     /** Registers every password a JDBC URL carries, as written and URL-decoded. */
-    static void registerUrl(String url) {
+    public static void registerUrl(String url) {
         if (url == null) {
             return;
         }

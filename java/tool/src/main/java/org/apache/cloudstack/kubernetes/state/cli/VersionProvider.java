@@ -6,7 +6,7 @@ import org.apache.cloudstack.kubernetes.state.NativeLibrary;
 import picocli.CommandLine;
 
 /** {@code --version}: the jar's version and the native ABI, without failing when the library is missing. */
-final class VersionProvider implements CommandLine.IVersionProvider {
+public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
         String version = CksStateCommand.class.getPackage().getImplementationVersion();

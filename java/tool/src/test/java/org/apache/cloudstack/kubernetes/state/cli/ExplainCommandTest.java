@@ -12,8 +12,9 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,7 +34,7 @@ class ExplainCommandTest {
 
     private static long job(Connection c, String cmd, int status, Long instanceId, String cmdInfo, Integer resultCode,
             String result, long msid) throws SQLException {
-        CloudStackRows.Job job = CloudStackRows.on(c).job().cmd(cmd).status(status).cmdInfo(cmdInfo)
+        JobInsert job = CloudStackRows.on(c).job().cmd(cmd).status(status).cmdInfo(cmdInfo)
                 .result(resultCode, result).msid(msid);
         return (instanceId == null ? job : job.cluster(instanceId)).insert();
     }

@@ -24,7 +24,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.junit.jupiter.api.Test;
 
 /**

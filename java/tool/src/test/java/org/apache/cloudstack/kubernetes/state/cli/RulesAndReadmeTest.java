@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The rules graph agrees with the rules matrix; the README's diagram and sample report are the tool's current output. */
+/** The rules graph agrees with the rules matrix; the README's diagram is the tool's current output. */
 class RulesAndReadmeTest {
     @Test
     void rulesGraphHasOneEdgePerCellThatIsNotARefusal() {
@@ -38,25 +38,5 @@ class RulesAndReadmeTest {
         String shown = readme.substring(start + begin.length(), readme.indexOf("```", start + begin.length()));
         assertEquals(ToolRun.of("table", "--format", "mermaid").out(), shown,
                 "README.md's diagram is stale: paste `cks-state table --format mermaid` into it");
-    }
-
-    @Test
-    void readmesSampleReportHasTheReportsKeysInOrder() throws Exception {
-        String readme = Files.readString(Path.of(System.getProperty("cks.repo.root"), "README.md"));
-        String intro = "A report of a default run:\n\n```text\n";
-        int start = readme.indexOf(intro);
-        assertTrue(start >= 0, "README.md has no sample report");
-        start += intro.length();
-        String sample = readme.substring(start, readme.indexOf("```", start));
-        ToolRun run = ToolRun.of("simulate", "--quiet", "--operations", "40");
-        assertEquals(0, run.code(), run.err());
-        assertEquals(keys(run.out()), keys(sample), "README.md's sample report is not the report's layout: paste a"
-                + " `cks-state simulate` report into it");
-    }
-
-    /** A report's keys and sections in order, up to the final states (which depend on the run). */
-    private static List<String> keys(String report) {
-        String head = report.substring(0, report.indexOf("final_states:"));
-        return head.lines().filter(l -> !l.isBlank()).map(l -> l.replaceFirst("^(\\s*\\S+).*", "$1")).toList();
     }
 }

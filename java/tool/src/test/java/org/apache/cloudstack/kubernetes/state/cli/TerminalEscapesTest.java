@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.text.Terminal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -11,15 +11,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 
 /**
  * The databases the tool's tests run on: embedded H2 (the stand-in of CloudStack's tables), and
  * CloudStack's own database on the throwaway MariaDB of `make test` through the MariaDB driver and
  * through MySQL Connector/J (jdbc:mysql, as the management server).
  */
-enum ToolDatabase {
+public enum ToolDatabase {
     H2, MARIADB, CONNECTOR_J;
 
     /** The operator account scripts/mariadb.sh creates: a password no other text contains. */
@@ -37,7 +37,7 @@ enum ToolDatabase {
     static final String JOBS_JSON = "\"job_commands\": \"CloudStack 4.21 and later's cluster commands (8)\"";
 
     /** The JDBC URL the tool is given. */
-    String url() {
+    public String url() {
         if (this == H2) {
             return "jdbc:h2:mem:cks_tool;MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
         }
@@ -62,7 +62,7 @@ enum ToolDatabase {
     }
 
     /** A database simulate may use: empty or its own (on MariaDB the `cks_sim` database); null for H2's default. */
-    String simulationUrl() {
+    public String simulationUrl() {
         return this == H2 ? null : url().replaceFirst("/cloud\\?", "/cks_sim?");
     }
 

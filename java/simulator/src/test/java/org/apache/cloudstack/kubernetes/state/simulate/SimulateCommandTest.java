@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.cli;
+package org.apache.cloudstack.kubernetes.state.simulate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.simulate.Simulation;
-import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
+import org.apache.cloudstack.kubernetes.state.cli.ToolDatabase;
+import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,7 +30,7 @@ class SimulateCommandTest {
                     ? new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200"}
                     : new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200",
                         "--jdbc-url", db.simulationUrl()};
-            ToolRun run = ToolRun.of(args);
+            ToolRun run = ToolRun.on(SimulatorMain.commandLine(), args);
             assertEquals(0, run.code(), run.out() + run.err());
             String json = run.out();
             assertEquals(0, number(json, "double_entries"), json);
@@ -52,8 +52,8 @@ class SimulateCommandTest {
                 a.failureRate(), a.legacyJobRate(), a.widenWindows(), null, null, null);
         assertEquals(Simulation.scriptFingerprint(a), Simulation.scriptFingerprint(a));
         assertNotEquals(Simulation.scriptFingerprint(a), Simulation.scriptFingerprint(b));
-        ToolRun first = ToolRun.of("simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
-        ToolRun second = ToolRun.of("simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
+        ToolRun first = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
+        ToolRun second = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--format", "json", "--seed", "5", "--operations", "60");
         Matcher f1 = Pattern.compile("\"script_fingerprint\": \"(\\w+)\"").matcher(first.out());
         Matcher f2 = Pattern.compile("\"script_fingerprint\": \"(\\w+)\"").matcher(second.out());
         assertTrue(f1.find() && f2.find(), first.out());
@@ -62,7 +62,7 @@ class SimulateCommandTest {
 
     @Test
     void textReportNamesEverySection() {
-        ToolRun run = ToolRun.of("simulate", "--quiet", "--operations", "40", "--crashes", "1");
+        ToolRun run = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--operations", "40", "--crashes", "1");
         assertEquals(0, run.code(), run.err());
         for (String section : new String[] {"operations:", "crashes:", "scanner:", "cas_latency_us:", "invariants:",
             "known_windows:", "final_states:"}) {
@@ -72,24 +72,24 @@ class SimulateCommandTest {
 
     @Test
     void badOptionsGiveAClearMessageAndExitTwo() {
-        ToolRun zero = ToolRun.of("simulate", "--servers", "0");
+        ToolRun zero = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--servers", "0");
         assertEquals(2, zero.code());
         assertEquals("cks-state simulate: --servers must be positive\ntry 'cks-state simulate --help'\n", zero.err());
         for (String[] option : new String[][] {{"--duration", "0", "must be positive"}, {"--workers", "-1", "must be positive"},
             {"--operation-ms", "0", "must be positive"}, {"--crashes", "-2", "must not be negative"},
             {"--failure-rate", "1.5", "must be between 0 and 1"}}) {
-            ToolRun bad = ToolRun.of("simulate", option[0], option[1]);
+            ToolRun bad = ToolRun.on(SimulatorMain.commandLine(), "simulate", option[0], option[1]);
             assertEquals(2, bad.code(), bad.err());
             assertEquals("cks-state simulate: " + option[0] + " " + option[2] + "\ntry 'cks-state simulate --help'\n",
                     bad.err(), "an option error names the option, not a field, and shows no usage");
         }
-        ToolRun format = ToolRun.of("simulate", "--format", "xml");
+        ToolRun format = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--format", "xml");
         assertEquals(2, format.code());
         assertTrue(format.err().contains("--format"), format.err());
-        ToolRun unknown = ToolRun.of("simulate", "--bogus");
+        ToolRun unknown = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--bogus");
         assertEquals(2, unknown.code());
         assertTrue(unknown.err().contains("Unknown option: '--bogus'"), unknown.err());
-        ToolRun env = ToolRun.of("simulate", "--jdbc-url", "jdbc:h2:mem:x", "--password-env", "CKS_NO_SUCH_VARIABLE_X");
+        ToolRun env = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--jdbc-url", "jdbc:h2:mem:x", "--password-env", "CKS_NO_SUCH_VARIABLE_X");
         assertEquals(2, env.code());
         assertTrue(env.err().contains("CKS_NO_SUCH_VARIABLE_X is not set"), env.err());
     }
@@ -100,7 +100,7 @@ class SimulateCommandTest {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
             st.execute("CREATE TABLE user_data (id int PRIMARY KEY, note varchar(20))");
             st.execute("INSERT INTO user_data VALUES (1, 'keep me')");
-            ToolRun run = ToolRun.of("simulate", "--quiet", "--operations", "20", "--jdbc-url", url);
+            ToolRun run = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--operations", "20", "--jdbc-url", url);
             assertEquals(1, run.code(), run.out() + run.err());
             assertTrue(run.err().startsWith("cks-state simulate: refusing to simulate on " + url + ": it is neither empty"
                     + " nor a previous simulate run's database (it has 1 table(s): user_data)"), run.err());
@@ -119,7 +119,7 @@ class SimulateCommandTest {
 
     @Test
     void operationsNotDispatchedInTimeExitFour() {
-        ToolRun run = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "5000", "--arrival-ms", "20",
+        ToolRun run = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--format", "json", "--operations", "5000", "--arrival-ms", "20",
                 "--duration", "1", "--crashes", "0");
         assertEquals(SimulateCommand.NOT_DISPATCHED, run.code(), run.out() + run.err());
         long late = number(run.out(), "not_dispatched_in_time");
@@ -131,8 +131,8 @@ class SimulateCommandTest {
 
     @Test
     void theReportHasTheSameLayoutInBothModes() {
-        ToolRun compat = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "compat");
-        ToolRun fenced = ToolRun.of("simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "fenced");
+        ToolRun compat = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "compat");
+        ToolRun fenced = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--format", "json", "--operations", "40", "--mode", "fenced");
         assertEquals(0, compat.code(), compat.err());
         assertEquals(0, fenced.code(), fenced.err());
         assertEquals(layout(compat.out()), layout(fenced.out()));

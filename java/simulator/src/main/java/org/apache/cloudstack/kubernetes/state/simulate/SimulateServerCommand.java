@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.cli;
+package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.simulate.ServerProcess;
+import org.apache.cloudstack.kubernetes.state.cli.Secrets;
+import org.apache.cloudstack.kubernetes.state.cli.VersionProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,9 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.testkit;
 
 import java.util.UUID;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
 
 /**
  * How a management server of each release writes the {@code async_job} row of a Kubernetes
@@ -25,16 +24,16 @@ public enum JobShape {
     UPSTREAM;
 
     /** instance_type as this release writes it for {@code cmd}. */
-    String instanceType(String cmd) {
+    public String instanceType(String cmd) {
         return this == BEFORE_4_19_1 ? "None" : "KubernetesCluster";
     }
 
     /** instance_id as this release writes it for {@code cmd} on cluster {@code clusterId}. */
-    Long instanceId(String cmd, long clusterId) {
+    public Long instanceId(String cmd, long clusterId) {
         boolean recorded = switch (this) {
-            case BEFORE_4_19_1 -> cmd.equals(ClusterCommands.CREATE);
-            case CURRENT -> cmd.equals(ClusterCommands.CREATE) || cmd.equals(ClusterCommands.DELETE)
-                    || cmd.equals(ClusterCommands.ADD_NODES) || cmd.equals(ClusterCommands.REMOVE_NODES);
+            case BEFORE_4_19_1 -> cmd.equals(KubernetesCommands.CREATE);
+            case CURRENT -> cmd.equals(KubernetesCommands.CREATE) || cmd.equals(KubernetesCommands.DELETE)
+                    || cmd.equals(KubernetesCommands.ADD_NODES) || cmd.equals(KubernetesCommands.REMOVE_NODES);
             case UPSTREAM -> true;
         };
         return recorded ? clusterId : null;
@@ -44,8 +43,8 @@ public enum JobShape {
      * job_cmd_info as {@code ApiServer.queueCommand} writes it: the request's parameters (every
      * value a string) plus its own keys, {@code ctxDetails} a JSON text inside a string.
      */
-    static String cmdInfo(String cmd, Long clusterId, String clusterUuid) {
-        boolean create = ClusterCommands.CREATE.equals(cmd);
+    public static String cmdInfo(String cmd, Long clusterId, String clusterUuid) {
+        boolean create = KubernetesCommands.CREATE.equals(cmd);
         String entity = clusterUuid != null ? clusterUuid : UUID.randomUUID().toString();
         StringBuilder json = new StringBuilder("{\"response\":\"json\",\"ctxDetails\":\"{\\\"interface com.cloud.kubernetes.cluster.KubernetesCluster\\\":\\\"")
                 .append(entity).append("\\\"}\",\"sessionkey\":\"").append(UUID.randomUUID()).append('"');
@@ -53,7 +52,7 @@ public enum JobShape {
             json.append(",\"id\":\"").append(create ? String.valueOf(clusterId) : clusterUuid).append('"')
                     .append(",\"uuid\":\"").append(clusterUuid).append('"');
         }
-        if (ClusterCommands.SCALE.equals(cmd)) {
+        if (KubernetesCommands.SCALE.equals(cmd)) {
             json.append(",\"size\":\"3\"");
         }
         return json.append(",\"ctxUserId\":\"").append(CloudStackRows.USER_ID).append("\",\"httpmethod\":\"POST\"")

@@ -1,17 +1,14 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.cli;
+package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.simulate.ProcessOptions;
-import org.apache.cloudstack.kubernetes.state.simulate.Simulation;
-import org.apache.cloudstack.kubernetes.state.simulate.SimulationConfig;
-import org.apache.cloudstack.kubernetes.state.simulate.SimulationReport;
-import org.apache.cloudstack.kubernetes.state.simulate.Watchdog;
+import org.apache.cloudstack.kubernetes.state.cli.Secrets;
+import org.apache.cloudstack.kubernetes.state.cli.VersionProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

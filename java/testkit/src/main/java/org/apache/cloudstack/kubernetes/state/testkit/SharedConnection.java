@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.testkit;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -16,7 +16,7 @@ public final class SharedConnection {
      * rolls back an open transaction and restores auto-commit, as a pool's return does; without,
      * the caller's transaction stays open (the caller commits).
      */
-    public static ConnectionSource of(Connection real, boolean returnToPool) {
+    public static Connections of(Connection real, boolean returnToPool) {
         Connection handle = (Connection) Proxy.newProxyInstance(SharedConnection.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if (method.getName().equals("close")) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import org.apache.cloudstack.kubernetes.state.cli.CksStateCommand;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -36,7 +35,7 @@ class FencedSimulationTest {
     @Test
     void modeOptionIsCheckedAndDefaultsToCompat() {
         StringWriter err = new StringWriter();
-        CommandLine cl = CksStateCommand.commandLine();
+        CommandLine cl = SimulatorMain.commandLine();
         cl.setOut(new PrintWriter(new StringWriter()));
         cl.setErr(new PrintWriter(err));
         assertEquals(2, cl.execute("simulate", "--mode", "strict"));

@@ -19,10 +19,10 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
+import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
 
 /**
  * One management server as its own JVM ({@code simulate --processes}): the real guard, workers,

@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.cli;
+package org.apache.cloudstack.kubernetes.state.simulate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,7 +43,7 @@ class SimulateNeverHangsTest {
         try {
             for (String mode : List.of("compat", "fenced")) {
                 for (int seed = 1; seed <= SEEDS; seed++) {
-                    ToolRun run = ToolRun.of("simulate", "--quiet", "--mode", mode, "--widen-windows", "--seed",
+                    ToolRun run = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--mode", mode, "--widen-windows", "--seed",
                             String.valueOf(seed), "--operations", "80", "--clusters", "6", "--crashes", "4",
                             "--stall-seconds", "20");
                     assertTrue(run.code() != SimulateCommand.STALLED, "simulate --mode " + mode + " --seed " + seed

@@ -16,10 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRows;
-import org.apache.cloudstack.kubernetes.state.jdbc.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
-import org.apache.cloudstack.kubernetes.state.jdbc.JobShape;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
+import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
+import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 
 /**
  * The database a simulation runs on: an embedded H2 in a temp folder by default, or a MariaDB /
@@ -56,8 +57,8 @@ final class SimulationDatabase implements AutoCloseable {
             throw e;
         }
         this.keepAlive = first;
-        this.rows = new CloudStackRows(source());
-        this.servers = new ClusterManagerRows(source());
+        this.rows = new CloudStackRows(source()::open);
+        this.servers = new ClusterManagerRows(source()::open);
     }
 
     /**
@@ -126,7 +127,7 @@ final class SimulationDatabase implements AutoCloseable {
 
     /** Writes the job IN_PROGRESS as CloudStack does before the worker runs (an older server's: instance_id NULL). */
     long insertJob(long msid, ScriptedOperation op, SimCluster cluster) throws SQLException {
-        CloudStackRows.Job job = rows.job().cmd(op.kind().jobCmd).shape(JobShape.UPSTREAM)
+        JobInsert job = rows.job().cmd(op.kind().jobCmd).shape(JobShape.UPSTREAM)
                 .cluster(cluster.id(), cluster.uuid()).msid(msid);
         if (op.legacyJob()) {
             job.instance(null);

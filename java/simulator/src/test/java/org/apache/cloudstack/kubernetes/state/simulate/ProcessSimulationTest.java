@@ -8,18 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.cli.CksStateCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import picocli.CommandLine;
 import org.junit.jupiter.params.provider.EnumSource;
+import picocli.CommandLine;
 
 /**
  * {@code simulate --processes} on MariaDB: every management server its own JVM, at least 3 SIGKILLs
@@ -110,7 +109,7 @@ class ProcessSimulationTest {
 
     private static String usageError(String... args) {
         StringWriter err = new StringWriter();
-        CommandLine cl = CksStateCommand.commandLine();
+        CommandLine cl = SimulatorMain.commandLine();
         cl.setOut(new PrintWriter(new StringWriter()));
         cl.setErr(new PrintWriter(err));
         assertEquals(2, cl.execute(args), err.toString());

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * operations), and the signals of the faults: SIGKILL, SIGSTOP, SIGCONT.
  */
 final class ChildServer {
-    private static final String MAIN = "org.apache.cloudstack.kubernetes.state.cli.CksStateCommand";
+    private static final String MAIN = SimulatorMain.class.getName();
 
     final int index;
     final long runid;

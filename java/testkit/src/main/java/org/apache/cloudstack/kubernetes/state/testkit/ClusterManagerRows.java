@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.jdbc;
+package org.apache.cloudstack.kubernetes.state.testkit;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,14 +8,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
 
 /**
  * What CloudStack writes about its management servers and their jobs, for the tests and the
  * simulator alike (the rows themselves come from {@link CloudStackRows}): a server's start
  * ({@code AsyncJobDaoImpl.resetJobProcess}, then {@code ClusterManagerImpl} marks it Up with its new
  * runid), its heartbeat, a peer that marks a silent server Down and fails its jobs, a clean stop,
- * and a job's end. Every time column in CloudStack's time base ({@link DatabaseClock}).
+ * and a job's end. Every time column in CloudStack's time base ({@link RowWriter#utcNow}).
  */
 public final class ClusterManagerRows {
     /** {@code resetJobProcess}'s result of a job its server's restart (or a peer) ended. */
@@ -25,9 +24,9 @@ public final class ClusterManagerRows {
     private static final String JOBS_OF = " WHERE job_status = 0 AND (job_executing_msid = ?"
             + " OR (job_executing_msid IS NULL AND job_init_msid = ?))";
 
-    private final ConnectionSource source;
+    private final Connections source;
 
-    public ClusterManagerRows(ConnectionSource source) {
+    public ClusterManagerRows(Connections source) {
         this.source = source;
     }
 
@@ -40,7 +39,7 @@ public final class ClusterManagerRows {
             return inTransaction(c, () -> {
                 int failed = failJobsOf(c, msid, msid);
                 try (PreparedStatement up = c.prepareStatement("UPDATE mshost SET runid = ?, state = 'Up',"
-                        + " last_update = " + DatabaseClock.utcNow(c) + " WHERE msid = ?")) {
+                        + " last_update = " + RowWriter.utcNow(c) + " WHERE msid = ?")) {
                     up.setLong(1, runid);
                     up.setLong(2, msid);
                     up.executeUpdate();
@@ -53,7 +52,7 @@ public final class ClusterManagerRows {
     /** A heartbeat of this run; false when it is not the server's live run any more (a peer marked it Down). */
     public boolean beat(long msid, long runid) throws SQLException {
         try (Connection c = source.open(); PreparedStatement ps = c.prepareStatement("UPDATE mshost SET last_update = "
-                + DatabaseClock.utcNow(c) + " WHERE msid = ? AND runid = ? AND state = 'Up'")) {
+                + RowWriter.utcNow(c) + " WHERE msid = ? AND runid = ? AND state = 'Up'")) {
             ps.setLong(1, msid);
             ps.setLong(2, runid);
             return ps.executeUpdate() == 1;
@@ -64,7 +63,7 @@ public final class ClusterManagerRows {
     public List<long[]> silentPeers(long self, long thresholdMillis) throws SQLException {
         List<long[]> out = new ArrayList<>();
         try (Connection c = source.open(); PreparedStatement ps = c.prepareStatement("SELECT msid, runid FROM mshost"
-                + " WHERE state = 'Up' AND msid <> ? AND TIMESTAMPDIFF(SECOND, last_update, " + DatabaseClock.utcNow(c)
+                + " WHERE state = 'Up' AND msid <> ? AND TIMESTAMPDIFF(SECOND, last_update, " + RowWriter.utcNow(c)
                 + ") * 1000 > ?")) {
             ps.setLong(1, self);
             ps.setLong(2, thresholdMillis);
@@ -112,8 +111,8 @@ public final class ClusterManagerRows {
     /** A job's end on server {@code msid}, as the job framework writes it (soft-deleted, as CloudStack leaves it). */
     public void jobFinished(long jobId, long msid, boolean succeeded) throws SQLException {
         try (Connection c = source.open(); PreparedStatement ps = c.prepareStatement("UPDATE async_job SET job_status = ?,"
-                + " job_result_code = ?, job_complete_msid = ?, last_updated = " + DatabaseClock.utcNow(c) + ", removed = "
-                + DatabaseClock.utcNow(c) + " WHERE id = ? AND job_status = 0")) {
+                + " job_result_code = ?, job_complete_msid = ?, last_updated = " + RowWriter.utcNow(c) + ", removed = "
+                + RowWriter.utcNow(c) + " WHERE id = ? AND job_status = 0")) {
             ps.setInt(1, succeeded ? 1 : 2);
             ps.setInt(2, succeeded ? 0 : JOB_CANCELLED);
             ps.setLong(3, msid);
@@ -125,7 +124,7 @@ public final class ClusterManagerRows {
     private static int failJobsOf(Connection c, long msid, long completedBy) throws SQLException {
         try (PreparedStatement jobs = c.prepareStatement("UPDATE async_job SET job_status = 2, job_result_code = "
                 + JOB_CANCELLED + ", job_result = '" + CANCELLED_TEXT + "', job_complete_msid = ?, last_updated = "
-                + DatabaseClock.utcNow(c) + JOBS_OF)) {
+                + RowWriter.utcNow(c) + JOBS_OF)) {
             jobs.setLong(1, completedBy);
             jobs.setLong(2, msid);
             jobs.setLong(3, msid);

@@ -1,0 +1,25 @@
+// Copyright 2025-2026 The cks-state authors
+// SPDX-License-Identifier: Apache-2.0
+package org.apache.cloudstack.kubernetes.state.testkit;
+
+/**
+ * The {@code job_cmd} values of the Kubernetes cluster commands the kit writes jobs for (the classes of
+ * {@code org.apache.cloudstack.api.command.user.kubernetes.cluster}). The kit names them itself, from
+ * CloudStack's sources, not from the library: a wrong name in the library then fails its tests.
+ */
+public final class KubernetesCommands {
+    private static final String PACKAGE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.";
+    public static final String CREATE = PACKAGE + "CreateKubernetesClusterCmd";
+    public static final String START = PACKAGE + "StartKubernetesClusterCmd";
+    public static final String STOP = PACKAGE + "StopKubernetesClusterCmd";
+    public static final String DELETE = PACKAGE + "DeleteKubernetesClusterCmd";
+    public static final String SCALE = PACKAGE + "ScaleKubernetesClusterCmd";
+    public static final String UPGRADE = PACKAGE + "UpgradeKubernetesClusterCmd";
+    /** CloudStack 4.21 and later. */
+    public static final String ADD_NODES = PACKAGE + "AddNodesToKubernetesClusterCmd";
+    /** CloudStack 4.21 and later. */
+    public static final String REMOVE_NODES = PACKAGE + "RemoveNodesFromKubernetesClusterCmd";
+
+    private KubernetesCommands() {
+    }
+}
