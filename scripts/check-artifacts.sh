@@ -29,7 +29,7 @@ entries() { unzip -Z1 "$1" | grep -v '/$'; }
 
 stray="$(entries "$library" | grep -vE "^($PKG/|native/|META-INF/)" || true)"
 [ -z "$stray" ] || fail "$(basename "$library") carries classes outside $PKG: $(echo "$stray" | head -5 | tr '\n' ' ')"
-tool="$(entries "$library" | grep -E "^$PKG/(cli|simulate|scan|text|shaded|testkit)/" || true)"
+tool="$(entries "$library" | grep -E "^$PKG/(cli|simulate|scan|text|shaded|testkit|settings|dbprops|explain|overdue|departed)/" || true)"
 [ -z "$tool" ] || fail "$(basename "$library") carries the tool: $(echo "$tool" | head -5 | tr '\n' ' ')"
 
 deps_file="$(dirname "$library")/runtime-dependencies.txt"

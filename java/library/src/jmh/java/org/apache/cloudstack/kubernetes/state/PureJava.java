@@ -10,13 +10,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /**
  * The pure-Java baselines of the benchmarks, built from the same rows the native library
@@ -159,19 +157,16 @@ final class PureJava {
             switch (kind) {
                 case 0:
                     StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(current, first, to));
-                    decision = new EntryDecision<>(EntryDecision.Kind.TRANSITION, write,
-                            new Hold<>(write.target(), to), null, null, -1, null);
+                    decision = EntryDecision.goAhead(EntryDecision.Kind.TRANSITION, write, new Hold<>(write.target(), to));
                     break;
                 case 1:
-                    decision = new EntryDecision<>(EntryDecision.Kind.PROCEED, null,
-                            new Hold<>(Token.of(current), null), null, null, -1, null);
+                    decision = EntryDecision.goAhead(EntryDecision.Kind.PROCEED, null, new Hold<>(Token.of(current), null));
                     break;
                 case 2:
-                    decision = new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, null, -1, null);
+                    decision = EntryDecision.nothingToDo();
                     break;
                 default:
-                    decision = new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, null, operation,
-                            codeByOrdinal[current.ordinal()], null);
+                    decision = EntryDecision.refuse(operation, codeByOrdinal[current.ordinal()], null);
                     break;
             }
             cache[slot] = new Decided<>(kind, to, decision);

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 
 /**
  * The asynchronous API commands that act on one Kubernetes cluster: a job whose {@code async_job.job_cmd}

@@ -8,16 +8,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.ReconcilePlan;
-import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
-import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
+import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 
 /**
  * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for
@@ -267,9 +265,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
+        requireCompat("planRecovery(candidates, jobClusterIds)", "planRecovery(candidates, jobIds, jobClusterIds)");
         require(jobClusterIds, "jobClusterIds");
-        long[] jobIds = mode == StateMode.FENCED ? new long[jobClusterIds.length] : new long[0]; // compat reads none
-        return recovery(candidates, jobIds, jobClusterIds, null, null);
+        return recovery(candidates, new long[0], jobClusterIds, null, null);
     }
 
     private RecoveryPlan<S, E> recovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,

@@ -3,9 +3,10 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Objects;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 
 /**
  * May an operation start, and what does its entry write? Decided by the native core for the
@@ -38,7 +39,28 @@ public final class EntryDecision<S, E> {
     private final int stateCode;
     private final String note;
 
-    EntryDecision(Kind kind, StateWrite<S, E> write, Hold<S> hold, Owner busyOwner, Operation operation,
+    /** TRANSITION or PROCEED: the entry's write (null when it writes nothing) and what it keeps. */
+    static <S, E> EntryDecision<S, E> goAhead(Kind kind, StateWrite<S, E> write, Hold<S> hold) {
+        if (kind != Kind.TRANSITION && kind != Kind.PROCEED) {
+            throw new IllegalArgumentException("goAhead: " + kind + " is neither TRANSITION nor PROCEED");
+        }
+        return new EntryDecision<>(kind, write, hold, null, null, -1, null);
+    }
+
+    static <S, E> EntryDecision<S, E> nothingToDo() {
+        return new EntryDecision<>(Kind.NOTHING_TO_DO, null, null, null, null, -1, null);
+    }
+
+    /** REFUSE: {@code operation} from state code {@code stateCode}; {@code note} says why when the table alone does not. */
+    static <S, E> EntryDecision<S, E> refuse(Operation operation, int stateCode, String note) {
+        return new EntryDecision<>(Kind.REFUSE, null, null, null, operation, stateCode, note);
+    }
+
+    static <S, E> EntryDecision<S, E> busy(Owner holder) {
+        return new EntryDecision<>(Kind.BUSY, null, null, holder, null, -1, null);
+    }
+
+    private EntryDecision(Kind kind, StateWrite<S, E> write, Hold<S> hold, Owner busyOwner, Operation operation,
             int stateCode, String note) {
         this.kind = kind;
         this.write = write;

@@ -6,14 +6,12 @@ import static org.apache.cloudstack.kubernetes.state.Arguments.require;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /**
  * The native core's packed results, read into the host's constants. Every write crosses in the one
@@ -40,20 +38,19 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
             case NativeCodes.ENTRY_TRANSITION:
             case NativeCodes.ENTRY_PROCEED: {
                 if (!expressible(packed)) {
-                    return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, null, operation, s,
-                            lacking(packed));
+                    return EntryDecision.refuse(operation, s, lacking(packed));
                 }
                 EntryDecision.Kind k = kind == NativeCodes.ENTRY_TRANSITION ? EntryDecision.Kind.TRANSITION
                         : EntryDecision.Kind.PROCEED;
                 StateWrite<S, E> write = write(row.token(), packed, me);
-                return new EntryDecision<>(k, write, hold(write, packed, row.token()), null, null, -1, null);
+                return EntryDecision.goAhead(k, write, hold(write, packed, row.token()));
             }
             case NativeCodes.ENTRY_NOTHING_TO_DO:
-                return new EntryDecision<>(EntryDecision.Kind.NOTHING_TO_DO, null, null, null, null, -1, null);
+                return EntryDecision.nothingToDo();
             case NativeCodes.ENTRY_REFUSE:
-                return new EntryDecision<>(EntryDecision.Kind.REFUSE, null, null, null, operation, s, null);
+                return EntryDecision.refuse(operation, s, null);
             case NativeCodes.ENTRY_BUSY:
-                return new EntryDecision<>(EntryDecision.Kind.BUSY, null, null, row.owner(), null, -1, null);
+                return EntryDecision.busy(row.owner());
             default:
                 throw unexpected("entry decision", packed);
         }

@@ -3,7 +3,8 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
 
 /** The recovery pass's inputs as {@link NativeBridge#planRecovery} takes them: one array per concern. */
 final class RecoveryColumns {

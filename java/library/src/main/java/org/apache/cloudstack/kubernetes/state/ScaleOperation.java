@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
+import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /**
  * One scale or autoscale operation: remembers the token read when the request was accepted (every
@@ -94,8 +95,8 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** How the operation ends: null when it has nothing to end (leave the cluster alone). */
-    public StateWrite<S, E> completion(boolean succeeded) {
-        return machine.completionOf(hold, succeeded ? Outcome.SUCCEEDED : Outcome.FAILED);
+    public StateWrite<S, E> completion(Outcome outcome) {
+        return machine.completionOf(hold, Objects.requireNonNull(outcome, "outcome"));
     }
 
     @Override

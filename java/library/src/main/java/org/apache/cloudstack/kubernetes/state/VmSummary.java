@@ -3,7 +3,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.function.BooleanSupplier;
-import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
+import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 
 /** The status scanner's view of a cluster's VMs; each crosses JNI as its {@code vm_summary} code. */
 public enum VmSummary {

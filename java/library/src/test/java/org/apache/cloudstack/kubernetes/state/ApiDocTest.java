@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class ApiDocTest {
     private static final String[] PACKAGES = {"org.apache.cloudstack.kubernetes.state.",
-        "org.apache.cloudstack.kubernetes.state.jdbc.", "org.apache.cloudstack.kubernetes.state.internal."};
+        "org.apache.cloudstack.kubernetes.state.jdbc.", "org.apache.cloudstack.kubernetes.state.value.",
+        "org.apache.cloudstack.kubernetes.state.sql."};
     private static final Pattern CALL = Pattern.compile("(?<![\\w.<>])(?:([A-Z]\\w*)\\.)?([a-z]\\w*)\\(([^()]*)\\)");
     private static final Pattern CONSTANT = Pattern.compile("`(?:([A-Z]\\w*)\\.)?([A-Z][A-Z0-9_]+)`");
     private static final Pattern RECORD = Pattern.compile("(?<!new )\\b([A-Z]\\w*)(?:<[^()]*?>)?\\(([^()]*)\\)");

@@ -18,11 +18,10 @@ import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseEvent;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseState;
 import org.apache.cloudstack.kubernetes.state.HostEnums.State416;
 import org.apache.cloudstack.kubernetes.state.HostEnums.UnknownState;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 import org.junit.jupiter.api.Test;
 
 /** Binding by constant name: any order, older releases' enums, unknown constants, several pairs. */

@@ -15,10 +15,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseEvent;
 import org.apache.cloudstack.kubernetes.state.HostEnums.ReverseState;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +56,7 @@ class ConcurrencyTest {
                 if (first.kind() == ScaleStep.Kind.ENTER) {
                     op.markEntered();
                     out.add("scale entered " + op.enteredState() + " then " + op.nextStep(op.enteredState())
-                            + " ok " + op.completion(true) + " fail " + op.completion(false));
+                            + " ok " + op.completion(Outcome.SUCCEEDED) + " fail " + op.completion(Outcome.FAILED));
                 }
             }
         }

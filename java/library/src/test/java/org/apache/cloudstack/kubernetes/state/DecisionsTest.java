@@ -2,15 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.AddNodeRequested;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.AutoscaleRequested;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.CreateFailed;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.FaultsDetected;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.OperationFailed;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.OperationSucceeded;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.RecoveryRequested;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.ScaleUpRequested;
-import static org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event.StopRequested;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.AddNodeRequested;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.AutoscaleRequested;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.CreateFailed;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.FaultsDetected;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.OperationFailed;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.OperationSucceeded;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.RecoveryRequested;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.ScaleUpRequested;
+import static org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event.StopRequested;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,15 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 import org.junit.jupiter.api.Test;
 
 /** Every decision method on the upstream change's (apache/cloudstack PR #14609) scenarios. */
@@ -94,8 +91,8 @@ class DecisionsTest {
         for (int step = 0; step < 3; step++) {
             assertEquals(ScaleStep.Kind.ALREADY_ENTERED, op.nextStep(State.Scaling).kind());
         }
-        assertEquals(u(State.Scaling, OperationSucceeded, State.Running), op.completion(true).update());
-        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(false).update());
+        assertEquals(u(State.Scaling, OperationSucceeded, State.Running), op.completion(Outcome.SUCCEEDED).update());
+        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(Outcome.FAILED).update());
         assertEquals(ScaleKind.SCALE_UP, op.kind());
         assertEquals(State.Running, op.startedFrom());
     }
@@ -108,9 +105,9 @@ class DecisionsTest {
         winner.markEntered();
         // The loser tries the same compare-and-set, which misses in the database: it never marks.
         assertEquals(ScaleStep.Kind.ENTER, loser.nextStep(State.Scaling).kind());
-        assertNull(loser.completion(false));
+        assertNull(loser.completion(Outcome.FAILED));
         // A validation failure before entering leaves the state alone too.
-        assertNull(m.beginScale(ScaleKind.AUTOSCALE, State.Running).completion(false));
+        assertNull(m.beginScale(ScaleKind.AUTOSCALE, State.Running).completion(Outcome.FAILED));
     }
 
     @Test
@@ -122,7 +119,7 @@ class DecisionsTest {
         assertEquals(ScaleStep.Kind.FAIL_TAKEN_SINCE, taken.kind());
         assertTrue(taken.message().contains("Starting"), taken.message());
         assertNull(taken.update());
-        assertNull(op.completion(false));
+        assertNull(op.completion(Outcome.FAILED));
         assertThrows(IllegalStateException.class, op::markEntered);
     }
 
@@ -132,8 +129,8 @@ class DecisionsTest {
         ScaleStep<State, Event> enter = op.nextStep(State.Stopped);
         assertEquals(u(State.Stopped, ScaleUpRequested, State.ScalingStoppedCluster), enter.update());
         op.markEntered();
-        assertEquals(u(State.ScalingStoppedCluster, OperationFailed, State.Alert), op.completion(false).update());
-        assertEquals(u(State.ScalingStoppedCluster, OperationSucceeded, State.Stopped), op.completion(true).update());
+        assertEquals(u(State.ScalingStoppedCluster, OperationFailed, State.Alert), op.completion(Outcome.FAILED).update());
+        assertEquals(u(State.ScalingStoppedCluster, OperationSucceeded, State.Stopped), op.completion(Outcome.SUCCEEDED).update());
 
         ScaleOperation<State, Event> size = m.beginScale(ScaleKind.SCALE_UP, State.Stopped);
         assertEquals(ScaleStep.Kind.REFUSE, size.nextStep(size.startedFrom()).kind());
@@ -149,7 +146,7 @@ class DecisionsTest {
         assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.nextStep(op.startedFrom()).update());
         assertEquals(u(State.Alert, AutoscaleRequested, State.Scaling), op.nextStep(State.Alert).update());
         op.markEntered();
-        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(false).update());
+        assertEquals(u(State.Scaling, OperationFailed, State.Alert), op.completion(Outcome.FAILED).update());
     }
 
     // ---- completion

@@ -8,15 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRecovery;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
 import org.junit.jupiter.api.Test;
 
 /** The fenced mode's decisions through JNI, as in src/fencing.rs (DecisionsTest: the compat mode's). */
@@ -99,7 +98,7 @@ class FencedDecisionsTest {
         assertNull(scale.nextStep((ClusterRow<State>) null).write(), "held since its take: nothing more to write");
         ClusterRow<State> held = new ClusterRow<>(step.write().target(), ME);
         assertEquals(EntryDecision.Kind.BUSY, F.entry(Operation.START, held, OTHER).kind());
-        assertEquals(new Token<>(State.Created, 2), scale.completion(true).target());
+        assertEquals(new Token<>(State.Created, 2), scale.completion(Outcome.SUCCEEDED).target());
         ScaleOperation<State, Event> late = F.beginScale(ScaleKind.SCALE_UP, new Token<>(State.Created, 0), ME);
         ScaleStep<State, Event> taken = late.nextStep(ClusterRow.of(State.Starting, 1, OTHER));
         assertEquals(ScaleStep.Kind.FAIL_TAKEN_SINCE, taken.kind());
@@ -109,7 +108,7 @@ class FencedDecisionsTest {
         assertEquals(new Token<>(State.Scaling, 4), enter.write().target());
         running.markEntered();
         assertTrue(running.movedCluster());
-        assertNull(F.beginScale(ScaleKind.SCALE_UP, new Token<>(State.Running, 3), ME).completion(true));
+        assertNull(F.beginScale(ScaleKind.SCALE_UP, new Token<>(State.Running, 3), ME).completion(Outcome.SUCCEEDED));
     }
 
     @Test
@@ -169,7 +168,14 @@ class FencedDecisionsTest {
                 completion.getMessage());
         assertThrows(IllegalStateException.class, () -> F.beginScale(ScaleKind.SCALE_UP, State.Running));
         assertThrows(IllegalStateException.class, () -> F.planReconcile(State.Alert, VmSummary.ALL_STOPPED));
+        // Without the jobs' ids a fenced pass cannot tell an owner's live job from an ended one.
+        IllegalStateException recovery = assertThrows(IllegalStateException.class,
+                () -> F.planRecovery(List.of(new ClusterSnapshot<>(1, State.Scaling)), new long[] {1}));
+        assertEquals("planRecovery(candidates, jobClusterIds) is compat mode's; in fenced mode use"
+                + " planRecovery(candidates, jobIds, jobClusterIds)", recovery.getMessage());
         ClusterStateMachine<State, Event> compat = F.withMode(StateMode.COMPAT);
         assertEquals(State.Running, compat.completion(State.Upgrading, Outcome.SUCCEEDED).target().state());
+        assertEquals(RecoveryPlan.Kind.RECOVER,
+                compat.planRecovery(List.of(new ClusterSnapshot<>(1, State.Scaling)), new long[0]).kind());
     }
 }

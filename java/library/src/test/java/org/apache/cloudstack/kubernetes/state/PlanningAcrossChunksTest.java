@@ -13,10 +13,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterSnapshot;
-import org.apache.cloudstack.kubernetes.state.internal.RecoveryPlan;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 

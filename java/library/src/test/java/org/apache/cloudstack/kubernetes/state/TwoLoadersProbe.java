@@ -24,9 +24,9 @@ public final class TwoLoadersProbe {
     /** Binds the reference enums through this loader's library and asks Created + StartRequested. */
     private static Object decide(ClassLoader loader) throws ReflectiveOperationException {
         Class<?> machine = Class.forName("org.apache.cloudstack.kubernetes.state.ClusterStateMachine", true, loader);
-        Class<?> states = Class.forName("org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster$State",
+        Class<?> states = Class.forName("org.apache.cloudstack.kubernetes.state.value.ReferenceCluster$State",
                 true, loader);
-        Class<?> events = Class.forName("org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster$Event",
+        Class<?> events = Class.forName("org.apache.cloudstack.kubernetes.state.value.ReferenceCluster$Event",
                 true, loader);
         Object m = machine.getMethod("bind", Class.class, Class.class).invoke(null, states, events);
         Method next = machine.getMethod("nextState", Enum.class, Enum.class);

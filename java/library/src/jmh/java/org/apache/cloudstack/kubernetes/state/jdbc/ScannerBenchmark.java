@@ -23,12 +23,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * One orphan-recovery pass of {@link ClusterStateScanner} end to end on MariaDB, against

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 
 /**
  * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's

@@ -12,15 +12,15 @@ import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
-import org.apache.cloudstack.kubernetes.state.internal.StateWrite;
-import org.apache.cloudstack.kubernetes.state.internal.Token;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
+import org.apache.cloudstack.kubernetes.state.value.Token;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -209,7 +209,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * (fenced, from Created: takes it); later ones neither transition nor read. From Created only the
      * settings change, after a re-read (TAKEN_SINCE if a start has taken the cluster since).
      */
-    public ScaleEntry<S, E> enterScalingState(ScaleOperation<S, E> scale, long clusterId) {
+    public ScaleEntry<S, E> enterScalingState(long clusterId, ScaleOperation<S, E> scale) {
         Objects.requireNonNull(scale, "scale");
         ClusterRow<S> current = null;
         if (scale.hold() == null) {
@@ -245,10 +245,11 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /** Completes a scale: only one that moved (fenced: holds) the cluster writes; true when that write hit. */
-    public boolean completeScale(ScaleOperation<S, E> scale, long clusterId, boolean succeeded) {
+    public boolean completeScale(long clusterId, ScaleOperation<S, E> scale, Outcome outcome) {
         Objects.requireNonNull(scale, "scale");
+        Objects.requireNonNull(outcome, "outcome");
         openScales.remove(scale);
-        StateWrite<S, E> write = scale.completion(succeeded);
+        StateWrite<S, E> write = scale.completion(outcome);
         return write != null && dao.apply(clusterId, write);
     }
 
@@ -295,7 +296,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             scales = List.copyOf(openScales);
         }
         for (ScaleOperation<S, E> scale : scales) {
-            StateWrite<S, E> write = scale.completion(false);
+            StateWrite<S, E> write = scale.completion(Outcome.FAILED);
             hit |= write != null && dao.apply(clusterId, write);
             openScales.remove(scale);
         }

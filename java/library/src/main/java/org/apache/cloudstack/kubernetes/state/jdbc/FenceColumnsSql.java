@@ -7,8 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.Owner;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
 
 /**
  * The fenced mode's columns of {@code kubernetes_cluster}, named once: the version every fenced write

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 
 /**
  * The fenced mode's schema: the four fence columns of {@code kubernetes_cluster} and the trigger that

@@ -5,7 +5,7 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Supplier;
-import org.apache.cloudstack.kubernetes.state.internal.SqlErrors;
+import org.apache.cloudstack.kubernetes.state.sql.SqlErrors;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

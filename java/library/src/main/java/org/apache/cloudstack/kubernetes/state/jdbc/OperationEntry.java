@@ -4,8 +4,8 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.Operation;
-import org.apache.cloudstack.kubernetes.state.internal.Hold;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 
 /**
  * What {@link ClusterOperationGuard#transitToOperationState} did for a worker.

@@ -3,7 +3,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.Objects;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 
 /**
  * What {@link ClusterOperationGuard#enterScalingState} did for one scaling step.
@@ -16,7 +16,7 @@ public record ScaleEntry<S, E>(Kind kind, StateUpdate<S, E> update, String messa
 
     /**
      * The outcomes of one scaling step. Past tense on purpose: an outcome says what the guard did
-     * (ENTERED, TAKEN_SINCE), where {@link org.apache.cloudstack.kubernetes.state.internal.ScaleStep.Kind}, the
+     * (ENTERED, TAKEN_SINCE), where {@link org.apache.cloudstack.kubernetes.state.ScaleStep.Kind}, the
      * core's decision, says what to do (ENTER, FAIL_TAKEN_SINCE); LOST_RACE has no decision of its own (a
      * missed write, or BUSY).
      */

@@ -4,7 +4,6 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -9,7 +9,7 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.cloudstack.kubernetes.state.internal.VmCounts;
+import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 
 /** The SQL of the status scanner's reconciliation listing, and the reading of its results. */
 final class ScanQueries {

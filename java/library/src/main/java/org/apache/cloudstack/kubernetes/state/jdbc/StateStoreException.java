@@ -3,7 +3,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.SQLException;
-import org.apache.cloudstack.kubernetes.state.internal.SqlErrors;
+import org.apache.cloudstack.kubernetes.state.sql.SqlErrors;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

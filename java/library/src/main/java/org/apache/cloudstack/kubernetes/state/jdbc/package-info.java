@@ -20,13 +20,13 @@
  *       (enter, proceed, nothing to do, refuse, lost race; scaling entered once; completion only of
  *       what the operation's entry left: compat from the state it moved the cluster to, fenced by
  *       the token it wrote; Importing before the binaries ISO).</li>
- *   <li>{@link org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup} and
- *       {@link org.apache.cloudstack.kubernetes.state.internal.JobCmdInfo}: the IN_PROGRESS cluster jobs
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup} and
+ *       {@link org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo}: the IN_PROGRESS cluster jobs
  *       and their clusters, also for jobs of older servers that leave {@code instance_id} NULL.</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner}: orphan
  *       recovery and Alert reconciliation / fault detection, with a constant number of statements
  *       per pass plus one compare-and-set per cluster it moves.</li>
- *   <li>{@link org.apache.cloudstack.kubernetes.state.internal.StatementCounter}: a JDBC proxy that
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.StatementCounter}: a JDBC proxy that
  *       counts the statements a pass executes.</li>
  * </ul>
  *
@@ -75,6 +75,4 @@
  */
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
-import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.internal.JobCmdInfo;
-import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo;

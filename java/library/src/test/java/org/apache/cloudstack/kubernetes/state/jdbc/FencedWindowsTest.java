@@ -17,13 +17,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -179,7 +179,7 @@ class FencedWindowsTest {
         ClusterOperationGuard<State, Event> scaler = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, id, MS1)));
         ClusterOperationGuard<State, Event> starter = ModeFixtures.guard(db, mode, new Owner(MS3, 1, ModeFixtures.job(f, id, MS3)));
         ScaleOperation<State, Event> scale = scaler.beginScale(id, ScaleKind.SCALE_UP, State.Created);
-        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, id).kind());
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(id, scale).kind());
         // The settings change is under way when the start arrives.
         OperationEntry<State, Event> start = starter.transitToOperationState(id, Operation.START);
         if (mode == StateMode.COMPAT) {
@@ -187,13 +187,13 @@ class FencedWindowsTest {
             return;
         }
         assertEquals(OperationEntry.Kind.LOST_RACE, start.kind(), "fenced: the scale holds the Created cluster");
-        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, id).kind());
-        assertTrue(scaler.completeScale(scale, id, true));
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(id, scale).kind());
+        assertTrue(scaler.completeScale(id, scale, Outcome.SUCCEEDED));
         assertEquals(State.Created, f.state(id));
         enter(starter, id, Operation.START, OperationEntry.Kind.ENTERED);
         // The other order: a scale accepted in Created after a start took it fails.
         ScaleOperation<State, Event> late = scaler.beginScale(id, ScaleKind.SCALE_UP, State.Created);
-        assertEquals(ScaleEntry.Kind.TAKEN_SINCE, scaler.enterScalingState(late, id).kind());
+        assertEquals(ScaleEntry.Kind.TAKEN_SINCE, scaler.enterScalingState(id, late).kind());
     }
 
     @ParameterizedTest(name = "{0} {1}: a deleted job row cannot make the scanner fail a live operation")
@@ -308,7 +308,7 @@ class FencedWindowsTest {
         enter(worker, upgraded, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         ClusterOperationGuard<State, Event> scaler = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, created, MS1)));
         ScaleOperation<State, Event> scale = scaler.beginScale(created, ScaleKind.SCALE_UP, State.Created);
-        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(scale, created).kind());
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(created, scale).kind());
         if (mode == StateMode.COMPAT) {
             assertFalse(worker.abandon(upgraded), "compat holds nothing: the scanner recovers it later");
             assertEquals(State.Upgrading, f.state(upgraded));

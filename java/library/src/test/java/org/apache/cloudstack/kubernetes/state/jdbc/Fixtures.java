@@ -7,16 +7,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * Test setup on CloudStack's tables: rows written by the kit ({@link CloudStackRows}), state set

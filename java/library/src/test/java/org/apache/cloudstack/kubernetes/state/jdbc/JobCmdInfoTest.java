@@ -5,7 +5,7 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import org.apache.cloudstack.kubernetes.state.internal.JobCmdInfo;
+import org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

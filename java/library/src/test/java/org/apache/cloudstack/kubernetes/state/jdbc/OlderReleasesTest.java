@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Operation;
+import org.apache.cloudstack.kubernetes.state.Outcome;
 import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -71,15 +72,15 @@ class OlderReleasesTest {
                 new KubernetesClusterStateDao<>(machine, db.source()));
         long alert = f.cluster(State.Alert);
         ScaleOperation<State, Event> scale = machine.beginScale(ScaleKind.SCALE_UP, State.Alert);
-        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(scale, alert).kind());
+        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(alert, scale).kind());
         assertEquals(State.Scaling, f.state(alert));
-        assertTrue(guard.completeScale(scale, alert, true));
+        assertTrue(guard.completeScale(alert, scale, Outcome.SUCCEEDED));
         assertEquals(State.Running, f.state(alert));
 
         // Upstream profile: refused from Alert, nothing moves.
         long other = f.cluster(State.Alert);
         ScaleOperation<State, Event> upstream = Fixtures.MACHINE.beginScale(ScaleKind.SCALE_UP, State.Alert);
-        ScaleEntry<State, Event> refused = new ClusterOperationGuard<>(f.dao()).enterScalingState(upstream, other);
+        ScaleEntry<State, Event> refused = new ClusterOperationGuard<>(f.dao()).enterScalingState(other, upstream);
         assertEquals(ScaleEntry.Kind.REFUSED, refused.kind());
         assertEquals(State.Alert, f.state(other));
     }

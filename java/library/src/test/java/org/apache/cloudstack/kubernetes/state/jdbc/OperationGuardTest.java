@@ -16,13 +16,12 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -225,19 +224,19 @@ class OperationGuardTest {
         ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Running);
         counter.reset();
 
-        ScaleEntry<State, Event> first = guard.enterScalingState(scale, id);
+        ScaleEntry<State, Event> first = guard.enterScalingState(id, scale);
         assertEquals(ScaleEntry.Kind.ENTERED, first.kind());
         assertTrue(scale.movedCluster());
         assertEquals(State.Scaling, f.state(id));
         assertEquals(2, counter.count(), "one read, one compare-and-set");
         counter.reset();
         for (int step = 0; step < 3; step++) {
-            ScaleEntry<State, Event> later = guard.enterScalingState(scale, id);
+            ScaleEntry<State, Event> later = guard.enterScalingState(id, scale);
             assertEquals(ScaleEntry.Kind.ALREADY_ENTERED, later.kind());
             assertTrue(later.mayProceed());
         }
         assertEquals(0, counter.count(), "later steps neither read nor write");
-        assertTrue(guard.completeScale(scale, id, true));
+        assertTrue(guard.completeScale(id, scale, Outcome.SUCCEEDED));
         assertEquals(State.Running, f.state(id));
     }
 
@@ -248,14 +247,14 @@ class OperationGuardTest {
         long id = f.cluster(State.Stopped);
         ClusterOperationGuard<State, Event> guard = guard(db, mode);
         ScaleOperation<State, Event> offering = guard.beginScale(id, ScaleKind.OFFERING_CHANGE, State.Stopped);
-        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(offering, id).kind());
+        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(id, offering).kind());
         assertEquals(State.ScalingStoppedCluster, f.state(id));
-        assertTrue(guard.completeScale(offering, id, false));
+        assertTrue(guard.completeScale(id, offering, Outcome.FAILED));
         assertEquals(State.Alert, f.state(id));
 
         long other = f.cluster(State.Stopped);
         ScaleOperation<State, Event> sizeChange = guard.beginScale(other, ScaleKind.SCALE_UP, State.Stopped);
-        ScaleEntry<State, Event> refused = guard.enterScalingState(sizeChange, other);
+        ScaleEntry<State, Event> refused = guard.enterScalingState(other, sizeChange);
         assertEquals(ScaleEntry.Kind.REFUSED, refused.kind());
         assertNotNull(refused.message());
         assertEquals(State.Stopped, f.state(other));
@@ -269,16 +268,16 @@ class OperationGuardTest {
         ClusterOperationGuard<State, Event> guard = guard(db, mode);
         ScaleOperation<State, Event> first = guard.beginScale(id, ScaleKind.SCALE_UP, State.Running);
         ScaleOperation<State, Event> second = guard.beginScale(id, ScaleKind.SCALE_DOWN, State.Running);
-        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(first, id).kind());
-        ScaleEntry<State, Event> late = guard.enterScalingState(second, id);
+        assertEquals(ScaleEntry.Kind.ENTERED, guard.enterScalingState(id, first).kind());
+        ScaleEntry<State, Event> late = guard.enterScalingState(id, second);
         assertFalse(late.mayProceed(), late.toString());
         assertNotNull(late.message());
         assertFalse(second.movedCluster());
         assertEquals(State.Scaling, f.state(id));
         // The loser's failure (or a validation failure before entering) never fails the other's Scaling.
-        assertFalse(guard.completeScale(second, id, false));
+        assertFalse(guard.completeScale(id, second, Outcome.FAILED));
         assertEquals(State.Scaling, f.state(id));
-        assertTrue(guard.completeScale(first, id, false));
+        assertTrue(guard.completeScale(id, first, Outcome.FAILED));
         assertEquals(State.Alert, f.state(id));
     }
 
@@ -291,7 +290,7 @@ class OperationGuardTest {
         ConnectionSource racing = RacingWrites.before(db.source(), () -> f.setState(id, State.Upgrading));
         ClusterOperationGuard<State, Event> guard = guard(racing, mode);
         ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.AUTOSCALE, State.Running);
-        ScaleEntry<State, Event> entry = guard.enterScalingState(scale, id);
+        ScaleEntry<State, Event> entry = guard.enterScalingState(id, scale);
         assertEquals(ScaleEntry.Kind.LOST_RACE, entry.kind());
         assertTrue(entry.message().contains("please retry"));
         assertFalse(scale.movedCluster());
@@ -305,13 +304,13 @@ class OperationGuardTest {
         long id = f.cluster(State.Created);
         ClusterOperationGuard<State, Event> guard = guard(db, mode);
         ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Created);
-        ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
+        ScaleEntry<State, Event> step = guard.enterScalingState(id, scale);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, step.kind());
         assertTrue(step.mayProceed());
-        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, guard.enterScalingState(scale, id).kind());
+        assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, guard.enterScalingState(id, scale).kind());
         assertFalse(scale.movedCluster());
         assertEquals(State.Created, f.state(id));
-        assertEquals(mode == StateMode.FENCED, guard.completeScale(scale, id, false),
+        assertEquals(mode == StateMode.FENCED, guard.completeScale(id, scale, Outcome.FAILED),
                 "settings only: the state is left alone (fenced: the hold is released)");
         assertEquals(State.Created, f.state(id));
     }
@@ -324,7 +323,7 @@ class OperationGuardTest {
         ClusterOperationGuard<State, Event> guard = guard(db, mode);
         ScaleOperation<State, Event> scale = guard.beginScale(id, ScaleKind.SCALE_UP, State.Created);
         assertEquals(OperationEntry.Kind.ENTERED, guard.transitToOperationState(id, Operation.START).kind());
-        ScaleEntry<State, Event> step = guard.enterScalingState(scale, id);
+        ScaleEntry<State, Event> step = guard.enterScalingState(id, scale);
         assertEquals(ScaleEntry.Kind.TAKEN_SINCE, step.kind());
         assertNotNull(step.message());
         assertEquals(State.Starting, f.state(id));

@@ -10,11 +10,11 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * One seeded run of the deterministic simulation as {@code tests/sim/replay.rs} records it: the

@@ -14,17 +14,17 @@ import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Operation;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
+import org.apache.cloudstack.kubernetes.state.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * Replays one recorded schedule through the shipping host on H2: each operation's steps through a
@@ -183,7 +183,7 @@ final class ScheduleReplay {
                 sim = inOrEnd(s.next());
             }
             case "scale" -> {
-                ScaleEntry<State, Event> step = op.guard.enterScalingState(op.scale, id);
+                ScaleEntry<State, Event> step = op.guard.enterScalingState(id, op.scale);
                 java = switch (step.kind()) {
                     case ENTERED, SETTINGS_ONLY, ALREADY_ENTERED -> "in";
                     default -> "failed";
@@ -193,7 +193,7 @@ final class ScheduleReplay {
             case "complete" -> {
                 Outcome outcome = Objects.requireNonNull(s.outcome(), "a completion's outcome");
                 if (op.scale != null) {
-                    op.guard.completeScale(op.scale, id, outcome == Outcome.SUCCEEDED);
+                    op.guard.completeScale(id, op.scale, outcome);
                 } else {
                     op.guard.complete(id, op.entry, outcome);
                 }

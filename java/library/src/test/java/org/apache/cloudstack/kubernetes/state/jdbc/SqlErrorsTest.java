@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
-import org.apache.cloudstack.kubernetes.state.internal.SqlErrors;
+import org.apache.cloudstack.kubernetes.state.sql.SqlErrors;
 import org.junit.jupiter.api.Test;
 
 /** The classification of SQL failures (real exception objects, as drivers throw them). */

@@ -10,11 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterRow;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

@@ -13,10 +13,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
-import org.apache.cloudstack.kubernetes.state.internal.StateUpdate;
-import org.apache.cloudstack.kubernetes.state.internal.StatementCounter;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

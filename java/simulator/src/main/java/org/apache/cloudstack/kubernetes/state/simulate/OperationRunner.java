@@ -6,15 +6,15 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.cloudstack.kubernetes.state.Outcome;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.OperationEntry;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScaleEntry;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOutcome;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /** Runs one scripted operation as a CloudStack action worker does, on one management server. */
 final class OperationRunner {
@@ -193,14 +193,14 @@ final class OperationRunner {
         if (op.fails() && op.index() % 3 == 0) {
             outcomes.count(EntryOutcome.REFUSED);
             events.entered(op, cluster.id(), EntryOutcome.REFUSED, null);
-            server.step(runid, () -> guard.completeScale(scale, cluster.id(), false));
+            server.step(runid, () -> guard.completeScale(cluster.id(), scale, Outcome.FAILED));
             return false;
         }
         ActiveOperation[] active = new ActiveOperation[1];
         events.entering(op, cluster.id());
         ScaleEntry<State, Event> first = server.step(runid, tracker.lock, () -> {
             long start = System.nanoTime();
-            ScaleEntry<State, Event> e = guard.enterScalingState(scale, cluster.id());
+            ScaleEntry<State, Event> e = guard.enterScalingState(cluster.id(), scale);
             if (e.update() != null) {
                 latency.add(System.nanoTime() - start);
                 events.latency(System.nanoTime() - start);
@@ -221,11 +221,11 @@ final class OperationRunner {
         }
         server.work(runid, op.workMillis() / 2);
         // Later scaling steps of the same operation transition nothing.
-        server.step(runid, () -> guard.enterScalingState(scale, cluster.id()));
+        server.step(runid, () -> guard.enterScalingState(cluster.id(), scale));
         server.work(runid, op.workMillis() - op.workMillis() / 2);
         boolean ok = !op.fails();
         return finish(op, server, runid, tracker, active[0], ok, scale.movedCluster(),
-                () -> guard.completeScale(scale, cluster.id(), ok));
+                () -> guard.completeScale(cluster.id(), scale, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
     }
 
     private static EntryOutcome scaleOutcome(ScaleEntry.Kind kind) {

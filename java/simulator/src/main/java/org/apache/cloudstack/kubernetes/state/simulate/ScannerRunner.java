@@ -4,13 +4,13 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 
 import java.sql.SQLException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ReconcileResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * One server's status scanner. Passes of all servers are serialized by one lock, as CloudStack's

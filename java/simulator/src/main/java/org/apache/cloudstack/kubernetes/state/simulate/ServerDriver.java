@@ -5,8 +5,8 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * How a {@link Simulation} runs its management servers: as threads of this JVM

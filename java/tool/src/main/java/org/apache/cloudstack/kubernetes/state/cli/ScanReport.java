@@ -7,12 +7,12 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.Event;
-import org.apache.cloudstack.kubernetes.state.internal.ReferenceCluster.State;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 import org.apache.cloudstack.kubernetes.state.text.Terminal;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
  * What {@code cks-state scan} found and did. With {@code --apply} in text, each change is printed as

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
-import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 
 /**

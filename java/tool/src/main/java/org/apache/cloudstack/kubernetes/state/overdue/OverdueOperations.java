@@ -14,10 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
-import org.apache.cloudstack.kubernetes.state.internal.AsyncJobLookup;
-import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
-import org.apache.cloudstack.kubernetes.state.internal.DatabaseClock;
-import org.apache.cloudstack.kubernetes.state.internal.InChunks;
+import org.apache.cloudstack.kubernetes.state.jdbc.AsyncJobLookup;
+import org.apache.cloudstack.kubernetes.state.settings.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.sql.InChunks;
 
 /**
  * Live operations past CloudStack's time limit: a cluster in an operation's state (or Destroying)

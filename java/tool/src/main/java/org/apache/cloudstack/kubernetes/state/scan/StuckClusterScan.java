@@ -11,14 +11,14 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
-import org.apache.cloudstack.kubernetes.state.Owner;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.internal.InChunks;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.jdbc.ScanListener;
+import org.apache.cloudstack.kubernetes.state.sql.InChunks;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
 
 /**
  * The operator's way out for clusters stuck today: one pass of the status scanner itself, in the

@@ -14,8 +14,8 @@ import java.util.List;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
-import org.apache.cloudstack.kubernetes.state.internal.CloudStackConfiguration;
-import org.apache.cloudstack.kubernetes.state.internal.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.settings.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 import org.junit.jupiter.api.Test;
@@ -295,7 +295,7 @@ class DepartedServerJobsTest {
             found = departed.find(c);
             try (Statement st = c.createStatement()) {
                 // The silent server beats again, the Down server's old job ends on its own.
-                st.executeUpdate("UPDATE mshost SET last_update = " + org.apache.cloudstack.kubernetes.state.internal.DatabaseClock
+                st.executeUpdate("UPDATE mshost SET last_update = " + org.apache.cloudstack.kubernetes.state.sql.DatabaseClock
                         .utcNow(c) + " WHERE msid = " + SILENT);
                 st.executeUpdate("UPDATE async_job SET job_status = 1 WHERE id = " + oldJob);
             }

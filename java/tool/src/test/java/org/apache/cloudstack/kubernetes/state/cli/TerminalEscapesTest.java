@@ -45,7 +45,7 @@ class TerminalEscapesTest {
             CloudStackRows rows = CloudStackRows.on(c);
             stuck = rows.cluster(HOSTILE, "uuid-hostile-stuck", "Scaling", false);
             overdue = rows.cluster(HOSTILE + "2", "uuid-hostile-overdue", "Stopping", false);
-            rows.job().cmd(org.apache.cloudstack.kubernetes.state.internal.ClusterCommands.STOP).cluster(overdue)
+            rows.job().cmd(org.apache.cloudstack.kubernetes.state.sql.ClusterCommands.STOP).cluster(overdue)
                     .msid(7001).age(90000).insert();
             rows.mshost(7001).state("Up").runid(1).insert();
         }

@@ -1,6 +1,7 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.value;
+
 
 /**
  * The newest CloudStack names of a Kubernetes cluster's states and events (15 states, 14 events),

@@ -1,8 +1,9 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state;
 
 import java.util.List;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 
 /**
  * Alert reconciliation or fault detection: apply the steps in order, each by compare-and-set,

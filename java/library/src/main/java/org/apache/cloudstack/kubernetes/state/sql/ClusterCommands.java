@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.sql;
 
 import java.util.List;
 

@@ -1,8 +1,11 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state;
 
-import org.apache.cloudstack.kubernetes.state.Owner;
+import org.apache.cloudstack.kubernetes.state.value.Hold;
+import org.apache.cloudstack.kubernetes.state.value.Owner;
+import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 
 /**
  * What one scaling step of a {@link ScaleOperation} does.

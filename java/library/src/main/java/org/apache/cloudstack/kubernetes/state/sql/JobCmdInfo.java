@@ -1,6 +1,7 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.sql;
+
 
 /**
  * A tiny, tolerant reader of {@code async_job.job_cmd_info}: the JSON object of an API command's

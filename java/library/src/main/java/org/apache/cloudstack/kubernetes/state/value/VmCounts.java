@@ -1,6 +1,7 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.value;
+
 
 /**
  * What the status scanner counted of one cluster's VMs ({@code kubernetes_cluster_vm_map} joined

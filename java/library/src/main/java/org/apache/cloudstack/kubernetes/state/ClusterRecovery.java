@@ -1,9 +1,10 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state;
 
 import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
+import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 
 /**
  * One orphan the status scanner fails (or, fenced and held at rest, releases) by compare-and-set on

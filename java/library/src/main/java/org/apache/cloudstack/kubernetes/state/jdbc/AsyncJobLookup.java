@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
+import org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo;
 
 /**
  * Finds the IN_PROGRESS ({@code job_status = 0}) async jobs that act on Kubernetes clusters, with

@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -26,7 +26,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
  * <p>Used to check that a status scanner pass issues a number of statements that does not grow
  * with the number of clusters. {@link #statements()} keeps the SQL text of each execution.
  */
-public final class StatementCounter implements ConnectionSource {
+final class StatementCounter implements ConnectionSource {
     private final ConnectionSource delegate;
     private final AtomicInteger count = new AtomicInteger();
     private final List<String> statements = Collections.synchronizedList(new ArrayList<>());

@@ -1,9 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state.internal;
+package org.apache.cloudstack.kubernetes.state.value;
 
 import java.util.Objects;
-import org.apache.cloudstack.kubernetes.state.Owner;
 
 /**
  * A cluster row as read: its token (state, and the version in fenced mode) and the owner of the

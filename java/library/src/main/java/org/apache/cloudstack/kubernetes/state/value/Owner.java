@@ -1,6 +1,7 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-package org.apache.cloudstack.kubernetes.state;
+package org.apache.cloudstack.kubernetes.state.value;
+
 
 /**
  * Who holds a cluster's current operation: the management server ({@code mshost.msid}) by its
