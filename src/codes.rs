@@ -1,8 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
 //! The codes that cross JNI, generated from `spec/state-machine.tsv`: the JNI glue's result
-//! fields and the core's decision inputs (profile, outcome, scale kind, VM summary), the log
-//! levels and the ABI version. The Java side gets the same table as `NativeCodes`.
+//! fields and the core's decision inputs (profile, outcome, scale kind, VM summary) and the ABI
+//! version. The Java side gets the same table as `NativeCodes`.
 
 include!(concat!(env!("OUT_DIR"), "/codes.rs"));
 

@@ -157,10 +157,10 @@ final class PureJava {
             switch (kind) {
                 case 0:
                     StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(current, first, to));
-                    decision = EntryDecision.goAhead(EntryDecision.Kind.TRANSITION, write, new Hold<>(write.target(), to));
+                    decision = EntryDecision.transition(write, new Hold<>(write.target(), to));
                     break;
                 case 1:
-                    decision = EntryDecision.goAhead(EntryDecision.Kind.PROCEED, null, new Hold<>(Token.of(current), null));
+                    decision = EntryDecision.proceed(null, new Hold<>(Token.of(current), null));
                     break;
                 case 2:
                     decision = EntryDecision.nothingToDo();

@@ -39,12 +39,14 @@ public final class EntryDecision<S, E> {
     private final int stateCode;
     private final String note;
 
-    /** TRANSITION or PROCEED: the entry's write (null when it writes nothing) and what it keeps. */
-    static <S, E> EntryDecision<S, E> goAhead(Kind kind, StateWrite<S, E> write, Hold<S> hold) {
-        if (kind != Kind.TRANSITION && kind != Kind.PROCEED) {
-            throw new IllegalArgumentException("goAhead: " + kind + " is neither TRANSITION nor PROCEED");
-        }
-        return new EntryDecision<>(kind, write, hold, null, null, -1, null);
+    /** TRANSITION: the entry's write into the operation's state, and what the operation keeps once it hit. */
+    static <S, E> EntryDecision<S, E> transition(StateWrite<S, E> write, Hold<S> hold) {
+        return new EntryDecision<>(Kind.TRANSITION, write, hold, null, null, -1, null);
+    }
+
+    /** PROCEED: fenced mode's take of the cluster (null in compat, which writes nothing), and what the operation keeps. */
+    static <S, E> EntryDecision<S, E> proceed(StateWrite<S, E> write, Hold<S> hold) {
+        return new EntryDecision<>(Kind.PROCEED, write, hold, null, null, -1, null);
     }
 
     static <S, E> EntryDecision<S, E> nothingToDo() {

@@ -40,10 +40,10 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
                 if (!expressible(packed)) {
                     return EntryDecision.refuse(operation, s, lacking(packed));
                 }
-                EntryDecision.Kind k = kind == NativeCodes.ENTRY_TRANSITION ? EntryDecision.Kind.TRANSITION
-                        : EntryDecision.Kind.PROCEED;
                 StateWrite<S, E> write = write(row.token(), packed, me);
-                return EntryDecision.goAhead(k, write, hold(write, packed, row.token()));
+                Hold<S> hold = hold(write, packed, row.token());
+                return kind == NativeCodes.ENTRY_TRANSITION ? EntryDecision.transition(write, hold)
+                        : EntryDecision.proceed(write, hold);
             }
             case NativeCodes.ENTRY_NOTHING_TO_DO:
                 return EntryDecision.nothingToDo();

@@ -12,10 +12,14 @@ public final class SimulatorMain {
 
     /** The tool's command line with the simulator's commands. */
     public static CommandLine commandLine() {
-        return CksStateCommand.commandLine(new SimulateCommand(), new SimulateServerCommand());
+        return CksStateCommand.commandLine(simulatorCommands());
     }
 
     public static void main(String[] args) {
-        System.exit(CksStateCommand.launch(args, new SimulateCommand(), new SimulateServerCommand()));
+        System.exit(CksStateCommand.launch(args, simulatorCommands()));
+    }
+
+    private static Object[] simulatorCommands() {
+        return new Object[] {new SimulateCommand(), new SimulateServerCommand()};
     }
 }

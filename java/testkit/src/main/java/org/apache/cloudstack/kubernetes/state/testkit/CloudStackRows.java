@@ -53,10 +53,10 @@ public final class CloudStackRows {
     private static final List<String> WRITTEN = List.of("kubernetes_cluster_vm_map", "user_vm", "vm_instance",
             "sync_queue_item", "sync_queue", "async_job", "mshost", "kubernetes_cluster");
 
-    private final Connections source;
+    private final ConnectionOpener source;
 
     /** Each write on a connection of its own, committed. */
-    public CloudStackRows(Connections source) {
+    public CloudStackRows(ConnectionOpener source) {
         this.source = source;
     }
 

@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /** One {@code kubernetes_cluster} row: 1 control node, 1 worker, a random uuid and name, unless set. */
 public final class ClusterInsert {
-    private final Connections source;
+    private final ConnectionOpener source;
 
     private final String state;
     private String uuid = UUID.randomUUID().toString();
@@ -21,7 +21,7 @@ public final class ClusterInsert {
     private Integer etcd;
     private boolean removed;
 
-    ClusterInsert(Connections source, String state) {
+    ClusterInsert(ConnectionOpener source, String state) {
         this.source = source;
         this.state = state;
     }

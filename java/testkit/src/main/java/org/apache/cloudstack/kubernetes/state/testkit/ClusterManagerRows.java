@@ -24,9 +24,9 @@ public final class ClusterManagerRows {
     private static final String JOBS_OF = " WHERE job_status = 0 AND (job_executing_msid = ?"
             + " OR (job_executing_msid IS NULL AND job_init_msid = ?))";
 
-    private final Connections source;
+    private final ConnectionOpener source;
 
-    public ClusterManagerRows(Connections source) {
+    public ClusterManagerRows(ConnectionOpener source) {
         this.source = source;
     }
 

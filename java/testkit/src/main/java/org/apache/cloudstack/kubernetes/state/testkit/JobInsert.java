@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /** One {@code async_job} row as {@code ApiServer.queueCommand} and the job's end write it. */
 public final class JobInsert {
-    private final Connections source;
+    private final ConnectionOpener source;
 
     private String cmd = KubernetesCommands.SCALE;
     private JobShape shape = JobShape.CURRENT;
@@ -30,7 +30,7 @@ public final class JobInsert {
     private boolean removed;
     private Long id;
 
-    JobInsert(Connections source) {
+    JobInsert(ConnectionOpener source) {
         this.source = source;
     }
 

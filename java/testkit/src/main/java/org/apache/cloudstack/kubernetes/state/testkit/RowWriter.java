@@ -11,7 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** How the kit writes a row, and what it asks the database first (is it H2, has it a table). */
+/**
+ * How the kit writes a row, and what it asks the database first (is it H2, has it a table). The kit
+ * cannot use the library's helpers for the clock and the tables (DatabaseClock, CloudStackSchema): it
+ * does not depend on the library, so that the library's own tests can depend on it.
+ */
 final class RowWriter {
     private RowWriter() {
     }

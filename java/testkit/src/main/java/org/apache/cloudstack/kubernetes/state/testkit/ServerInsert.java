@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /** One {@code mshost} row as {@code ClusterManagerImpl} writes it at start and at every heartbeat. */
 public final class ServerInsert {
-    private final Connections source;
+    private final ConnectionOpener source;
 
     private final long msid;
     private long runid = 1;
@@ -19,7 +19,7 @@ public final class ServerInsert {
     private long heartbeatAgeSeconds;
     private boolean removed;
 
-    ServerInsert(Connections source, long msid) {
+    ServerInsert(ConnectionOpener source, long msid) {
         this.source = source;
         this.msid = msid;
     }
@@ -71,7 +71,7 @@ public final class ServerInsert {
         row.put("name", name != null ? name : "ms-" + msid);
         row.put("uuid", UUID.randomUUID().toString());
         row.put("state", state);
-        row.put("version", "4.22.0.0");
+        row.put("version", CloudStackRows.RELEASE);
         row.put("service_ip", "127.0.0.1");
         row.put("service_port", 9090);
         row.put("alert_count", 0);

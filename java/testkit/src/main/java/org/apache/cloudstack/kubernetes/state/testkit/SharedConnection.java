@@ -16,7 +16,7 @@ public final class SharedConnection {
      * rolls back an open transaction and restores auto-commit, as a pool's return does; without,
      * the caller's transaction stays open (the caller commits).
      */
-    public static Connections of(Connection real, boolean returnToPool) {
+    public static ConnectionOpener of(Connection real, boolean returnToPool) {
         Connection handle = (Connection) Proxy.newProxyInstance(SharedConnection.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if (method.getName().equals("close")) {

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,6 +38,16 @@ class InterruptedApplyTest {
     private static final int CLUSTERS = 2000;
     /** The signal goes after this many printed recoveries: well inside the run. */
     private static final int SIGNAL_AFTER = 100;
+    /**
+     * The cluster whose row the test holds locked until the signal went: the tool cannot run past it, so
+     * the signal lands inside the run however far the tool's output ran ahead of the test's reading
+     * (a pipe holds about 1,800 of its lines).
+     */
+    private static final String GATE = "stuck-" + (SIGNAL_AFTER + 50);
+    /** How long the gate stays closed after the signal: the JVM's shutdown hook needs far less. */
+    private static final long GATE_HOLD_MILLIS = 2000;
+    /** The gate opens by itself after this long: a tool stuck before the signal then fails the test, never hangs it. */
+    private static final long GATE_BOUND_SECONDS = 120;
     private static final Pattern DONE = Pattern.compile("^  (\\d+) \\S+ \\S+: done$");
 
     /** 2,000 Scaling clusters without a job: one built, copied in one transaction. */
@@ -61,6 +73,34 @@ class InterruptedApplyTest {
         }
     }
 
+    private static long gateId(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM kubernetes_cluster WHERE name = ?")) {
+            ps.setString(1, GATE);
+            Set<Long> ids = ids(ps);
+            assertEquals(1, ids.size(), GATE);
+            return ids.iterator().next();
+        }
+    }
+
+    /** Opens the gate (once, from the test or its bound): the row lock goes, the tool's update in flight commits. */
+    private static synchronized Void release(Connection gate) throws SQLException {
+        if (!gate.isClosed()) {
+            gate.rollback();
+            gate.close();
+        }
+        return null;
+    }
+
+    private static Set<Long> ids(PreparedStatement query) throws SQLException {
+        Set<Long> out = new TreeSet<>();
+        try (ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
     private static Set<Long> ids(Connection c, String sql) throws SQLException {
         Set<Long> out = new TreeSet<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -80,6 +120,15 @@ class InterruptedApplyTest {
                 "-cp", System.getProperty("java.class.path"), CksStateCommand.class.getName(), "scan", "--apply",
                 "--jdbc-url", db.url());
         Path err = Files.createTempFile("cks-interrupted", ".err");
+        Connection gate = db.connect();
+        gate.setAutoCommit(false);
+        // By primary key: a FOR UPDATE through a column without an index would lock every row it reads.
+        try (PreparedStatement lock = gate.prepareStatement("SELECT id FROM kubernetes_cluster WHERE id = ? FOR UPDATE")) {
+            lock.setLong(1, gateId(gate));
+            assertEquals(1, ids(lock).size(), GATE);
+        }
+        ScheduledExecutorService bound = Executors.newSingleThreadScheduledExecutor();
+        bound.schedule(() -> release(gate), GATE_BOUND_SECONDS, TimeUnit.SECONDS);
         Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
         List<String> lines = new ArrayList<>();
         Set<Long> printedDone = new TreeSet<>();
@@ -94,6 +143,8 @@ class InterruptedApplyTest {
                     if (!signalled && printedDone.size() == SIGNAL_AFTER) {
                         signalled = true;
                         assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+                        Thread.sleep(GATE_HOLD_MILLIS);
+                        release(gate);
                     }
                 }
             }
@@ -103,6 +154,8 @@ class InterruptedApplyTest {
             }
             assertTrue(signalled, "the run ended before " + SIGNAL_AFTER + " recoveries: " + lines);
         } finally {
+            release(gate);
+            bound.shutdownNow();
             p.destroyForcibly();
         }
         String stderr = Files.readString(err);

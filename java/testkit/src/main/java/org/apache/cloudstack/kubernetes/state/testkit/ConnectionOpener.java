@@ -5,9 +5,9 @@ package org.apache.cloudstack.kubernetes.state.testkit;
 import java.sql.Connection;
 import java.sql.SQLException;
 
-/** Where the kit's writes get their connections; a library {@code ConnectionSource} fits as {@code source::open}. */
+/** Opens the connections the kit writes on; a library {@code ConnectionSource} fits as {@code source::open}. */
 @FunctionalInterface
-public interface Connections {
+public interface ConnectionOpener {
     /** A connection the caller closes. */
     Connection open() throws SQLException;
 }
