@@ -71,10 +71,13 @@ impl StateMachine {
             return Ok(None);
         };
         // The table's row is from the hold's own state: it expects the token the entry left.
+        // Compat leaves a row that keeps the state (a self-loop): its write would change
+        // nothing, which a driver counting changed rows reports as a miss.
         match complete(self.profile, Some(hold.token.state), outcome) {
-            Completion::CompareAndSet(u) => self
-                .write(hold.token, u.target, Some(u.event), None)
-                .map(Some),
+            Completion::CompareAndSet(u) if u.target != u.expected || self.mode.reads_fence() => {
+                self.write(hold.token, u.target, Some(u.event), None)
+                    .map(Some)
+            }
             _ if self.mode.reads_fence() => self
                 .write(hold.token, hold.token.state, None, None)
                 .map(Some),

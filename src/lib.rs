@@ -20,6 +20,7 @@ pub mod mode;
 pub mod reconcile;
 pub mod recovery;
 pub mod scaling;
+pub mod shape;
 pub mod table;
 pub mod transition;
 pub mod vms;
@@ -36,6 +37,7 @@ pub use recovery::{
     RecoveryPlanner,
 };
 pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
+pub use shape::ShapeError;
 pub use table::{
     Event, Operation, Profile, ReleaseFit, State, StateUpdate, RELEASES, TRANSITION_ROWS,
 };

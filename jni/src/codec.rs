@@ -52,6 +52,18 @@ pub(crate) fn event(argument: &'static str, code: i32) -> Result<Event, CoreErro
     Event::from_code(code).ok_or_else(|| unknown(argument, "event", code))
 }
 
+/// An event or -1 for none.
+pub(crate) fn optional_event(
+    argument: &'static str,
+    code: i32,
+) -> Result<Option<Event>, CoreError> {
+    if code == NONE {
+        Ok(None)
+    } else {
+        event(argument, code).map(Some)
+    }
+}
+
 pub(crate) fn operation(argument: &'static str, code: i32) -> Result<Operation, CoreError> {
     Operation::from_code(code).ok_or_else(|| unknown(argument, "operation", code))
 }

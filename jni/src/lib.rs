@@ -11,6 +11,7 @@ mod on_load;
 mod operations;
 mod recovery;
 mod results;
+mod shape;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod vms;

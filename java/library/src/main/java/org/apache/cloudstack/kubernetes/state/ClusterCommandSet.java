@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * The asynchronous API commands that act on one Kubernetes cluster: a job whose {@code async_job.job_cmd}
@@ -39,7 +40,7 @@ public record ClusterCommandSet(String source, List<Command> commands) {
         if (source == null || source.isBlank()) {
             throw new IllegalArgumentException("source: null or blank");
         }
-        Arguments.require(commands, "commands");
+        Arguments.required(commands, "commands");
         if (commands.isEmpty()) {
             throw new IllegalArgumentException("commands: empty (" + source + "): the scanner would take every live operation for an orphan");
         }
@@ -61,7 +62,7 @@ public record ClusterCommandSet(String source, List<Command> commands) {
      * 4.21 added AddNodesToKubernetesClusterCmd and RemoveNodesFromKubernetesClusterCmd.
      */
     public static ClusterCommandSet ofReleaseLine(Profile profile) {
-        Arguments.require(profile, "profile");
+        Arguments.required(profile, "profile");
         return switch (profile) {
             case CLOUDSTACK_4_20_0, CLOUDSTACK_4_20_2 -> line("CloudStack 4.20's cluster commands", ClusterCommands.OF_4_20);
             case CLOUDSTACK_4_21, CLOUDSTACK_4_22, ALERT_SCALING ->

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 
 /**
@@ -12,7 +12,7 @@ import org.apache.cloudstack.kubernetes.state.value.StateWrite;
  */
 public record ClusterRecovery<S, E>(long clusterId, StateWrite<S, E> write, GoneReason reason) {
     public ClusterRecovery {
-        Objects.requireNonNull(write, "write");
-        Objects.requireNonNull(reason, "reason");
+        Arguments.required(write, "write");
+        Arguments.required(reason, "reason");
     }
 }

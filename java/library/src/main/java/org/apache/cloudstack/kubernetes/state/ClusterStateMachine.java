@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import static org.apache.cloudstack.kubernetes.state.Arguments.require;
+import static org.apache.cloudstack.kubernetes.state.value.Arguments.required;
 
 import java.util.List;
 import java.util.Set;
@@ -18,10 +18,9 @@ import org.apache.cloudstack.kubernetes.state.value.Token;
 import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 
 /**
- * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for
- * one {@link StateMode}: every decision that writes (entry, scaling step, completion, Alert
- * reconciliation, orphan recovery) is the core's for that mode, and comes back as the
- * {@link StateWrite} to apply. Java decides nothing.
+ * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for one
+ * {@link StateMode}: every decision that writes (entry, scaling step, completion, Alert reconciliation,
+ * orphan recovery) is the core's for that mode, as the {@link StateWrite} to apply. Java decides nothing.
  *
  * <p>Binds to the host's {@code KubernetesCluster.State} / {@code Event} classes by constant name,
  * in any declaration order: ordinals never cross JNI, only the library's codes. A host constant the
@@ -82,10 +81,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** Binds the host's enums by constant name; IAE naming an unknown constant and its class. */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bind(
             Class<S> states, Class<E> events, Profile profile, StateMode mode) {
-        require(profile, "profile");
-        require(mode, "mode");
-        require(states, "states class");
-        require(events, "events class");
+        required(profile, "profile");
+        required(mode, "mode");
+        required(states, "states class");
+        required(events, "events class");
         NativeLibrary.load();
         return new ClusterStateMachine<>(profile, mode,
                 EnumBinding.of(states, NativeLibrary.stateNames(), "state"),
@@ -101,7 +100,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bindByTable(
             Class<S> states, Class<E> events, BiFunction<S, E, S> hostTable, StateMode mode) {
-        require(hostTable, "hostTable");
+        required(hostTable, "hostTable");
         return HostTables.bindByTable(states, events, hostTable, mode);
     }
 
@@ -110,13 +109,13 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      * "Alert + OperationSucceeded: the host goes to Running, cks-state to none"; empty when they are the same.
      */
     public List<String> differencesFrom(BiFunction<S, E, S> hostTable) {
-        require(hostTable, "hostTable");
+        required(hostTable, "hostTable");
         return HostTables.differences(this, hostTable);
     }
 
     /** The same binding and profile in another mode. */
     public ClusterStateMachine<S, E> withMode(StateMode other) {
-        require(other, "mode");
+        required(other, "mode");
         return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events)
                 .withHeartbeatThreshold(heartbeatThresholdMillis);
     }
@@ -166,7 +165,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      * same for both modes (a compat entry's decision). Hot: one native call, no allocation once warm.
      */
     public EntryDecision<S, E> decideEntry(Operation operation, S current) {
-        require(operation, "operation");
+        required(operation, "operation");
         int s = states.code(current, "current");
         long packed = NativeBridge.decideEntry(profileCode, operation.ordinal(), s);
         EntryDecision<S, E> decision = decodedEntries.get(operation, s, packed);
@@ -179,8 +178,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** The entry of {@code operation} by {@code me} (fenced stores it; compat: may be null) on {@code row}. */
     public EntryDecision<S, E> entry(Operation operation, ClusterRow<S> row, Owner me) {
-        require(operation, "operation");
-        require(row, "row");
+        required(operation, "operation");
+        required(row, "row");
         int s = states.code(row.state(), "row.state");
         long packed = NativeBridge.entry(modeCode, profileCode, operation.ordinal(), s, row.version(), row.isHeld());
         return results.entry(operation, s, packed, row, me);
@@ -189,14 +188,14 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** Starts one compat scale or autoscale accepted with the cluster in {@code startedFrom}; compat mode only. */
     public ScaleOperation<S, E> beginScale(ScaleKind kind, S startedFrom) {
         requireCompat("beginScale(ScaleKind, S)", "beginScale(ScaleKind, Token, Owner)");
-        require(startedFrom, "startedFrom");
+        required(startedFrom, "startedFrom");
         return beginScale(kind, Token.of(startedFrom), null);
     }
 
     /** Starts one scale or autoscale (one per worker) from the token read at acceptance, owned by {@code me}. */
     public ScaleOperation<S, E> beginScale(ScaleKind kind, Token<S> started, Owner me) {
-        require(kind, "kind");
-        require(started, "started");
+        required(kind, "kind");
+        required(started, "started");
         states.code(started.state(), "started.state");
         return new ScaleOperation<>(this, kind, started, me);
     }
@@ -219,7 +218,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      * releasing the cluster), or null when there is nothing to write (leave the cluster alone).
      */
     public StateWrite<S, E> completion(Hold<S> hold, Outcome outcome) {
-        require(hold, "hold");
+        required(hold, "hold");
         return completionOf(hold, outcome);
     }
 
@@ -232,7 +231,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     /** {@link #completion}, and null for a null hold (the operation never entered). */
     StateWrite<S, E> completionOf(Hold<S> hold, Outcome outcome) {
-        require(outcome, "outcome");
+        required(outcome, "outcome");
         int h = hold == null ? NativeBridge.NONE : states.code(hold.token().state(), "hold.state");
         long v = hold == null ? 0 : hold.token().version();
         int m = codeOrNone(hold == null ? null : hold.movedTo(), "hold.movedTo");
@@ -245,11 +244,10 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * Plans one orphan-recovery pass. {@code candidates}: as read, before the jobs and hosts (fenced:
-     * in an operation's state or held, with their version and owner); the IN_PROGRESS cluster jobs as
-     * {@code jobIds} and their {@code jobClusterIds} ({@code -1}: a job whose cluster is unknown). When a
-     * candidate is held the answer is NEEDS_OWNER_EVIDENCE: read the hosts and which of its
-     * {@code ownerJobsToCheck} ended, then call the five-argument form.
+     * Plans one orphan-recovery pass. {@code candidates}: as read, before the jobs and hosts (fenced: in an
+     * operation's state or held, with their version and owner); the IN_PROGRESS cluster jobs as {@code jobIds}
+     * and their {@code jobClusterIds} ({@code -1}: a job whose cluster is unknown). When a candidate is held the
+     * answer is NEEDS_OWNER_EVIDENCE: read the hosts and which {@code ownerJobsToCheck} ended, then call again.
      */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds) {
         return recovery(candidates, jobIds, jobClusterIds, null, null);
@@ -258,36 +256,35 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** The pass with the evidence asked for: {@code endedJobIds} (those that ended) and the mshost rows. */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
             long[] endedJobIds, List<MsHost> hosts) {
-        require(endedJobIds, "endedJobIds");
-        require(hosts, "hosts");
+        required(endedJobIds, "endedJobIds");
+        required(hosts, "hosts");
         return recovery(candidates, jobIds, jobClusterIds, endedJobIds, hosts);
     }
 
     /** A compat pass: the candidates' states and the IN_PROGRESS jobs' cluster ids ({@code -1}: unknown). */
     public RecoveryPlan<S, E> planRecovery(List<ClusterSnapshot<S>> candidates, long[] jobClusterIds) {
         requireCompat("planRecovery(candidates, jobClusterIds)", "planRecovery(candidates, jobIds, jobClusterIds)");
-        require(jobClusterIds, "jobClusterIds");
+        required(jobClusterIds, "jobClusterIds");
         return recovery(candidates, new long[0], jobClusterIds, null, null);
     }
 
     private RecoveryPlan<S, E> recovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
             long[] endedJobIds, List<MsHost> hosts) {
-        require(candidates, "candidates");
-        require(jobIds, "jobIds");
-        require(jobClusterIds, "jobClusterIds");
+        required(candidates, "candidates");
+        required(jobIds, "jobIds");
+        required(jobClusterIds, "jobClusterIds");
         return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis,
                 RecoveryColumns.candidates(candidates, states, mode == StateMode.FENCED), jobIds, jobClusterIds,
                 endedJobIds, RecoveryColumns.hosts(hosts)));
     }
 
     /**
-     * The VMs of a cluster listed in {@code listed}, judged by the core from what the scanner counted.
-     * {@code healthy} (does the cluster's Kubernetes answer?) is asked only when the core needs it: an
-     * Alert cluster whose VMs all run.
+     * The VMs of a cluster listed in {@code listed}, judged by the core from what the scanner counted; {@code
+     * healthy} (does the cluster's Kubernetes answer?) is asked only when the core needs it: Alert, all VMs run.
      */
     public VmSummary vmSummary(S listed, VmCounts counts, BooleanSupplier healthy) {
-        require(counts, "counts");
-        require(healthy, "healthy");
+        required(counts, "counts");
+        required(healthy, "healthy");
         return VmSummary.judge(states.code(listed, "listed"), counts, healthy);
     }
 
@@ -297,8 +294,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
      * and {@code scanner} (this server) holds the cluster between the two steps of a chain.
      */
     public ReconcilePlan<S, E> planReconcile(ClusterRow<S> listed, VmSummary vms, Owner scanner) {
-        require(listed, "listed");
-        require(vms, "vms");
+        required(listed, "listed");
+        required(vms, "vms");
         int s = states.code(listed.state(), "listed.state");
         long[] packed = NativeBridge.reconcile(modeCode, profileCode, s, listed.version(), listed.isHeld(), vms.code());
         return new ReconcilePlan<>(results.reconcileSteps(packed, listed.token(), scanner));
@@ -308,6 +305,11 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     public ReconcilePlan<S, E> planReconcile(S listed, VmSummary vms) {
         requireCompat("planReconcile(S, VmSummary)", "planReconcile(ClusterRow, VmSummary, Owner)");
         return planReconcile(listed == null ? null : ClusterRow.of(listed), vms, null);
+    }
+
+    /** What {@code write} breaks of this mode's shape, or null: the core's one rule, which the stores apply before writing. */
+    public String shapeError(StateWrite<S, E> write) {
+        return WriteShape.error(modeCode, profileCode, states, events, required(write, "write"));
     }
 
     /** The profile's transition rows that the host can express, in table order. Unmodifiable. */

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
+
 
 /**
  * A management server as {@code mshost} shows it; {@code heartbeatAgeSeconds} is computed by the
@@ -26,7 +27,7 @@ public record MsHost(long msid, long runid, Status status, long heartbeatAgeSeco
     }
 
     public MsHost {
-        Objects.requireNonNull(status, "status");
+        Arguments.required(status, "status");
     }
 
     /** The status of an {@code mshost.state} value. */

@@ -91,6 +91,15 @@ final class NativeBridge {
             boolean currentHeld);
 
     /**
+     * What a write the host is about to apply breaks of its mode's shape, or null when it has it (the
+     * core's one rule): compat, a table row that moves the state, the version kept, no owner; fenced, the
+     * version bumped by one up to {@code MAX_VERSION}, and a table row or (event -1) the state kept. A
+     * negative version is an IllegalArgumentException. Cold: once per write applied.
+     */
+    static native String writeShapeError(int mode, int profile, int expectedState, long expectedVersion, int event,
+            int targetState, long targetVersion, boolean owner);
+
+    /**
      * The VMs of a cluster listed in listedState from what the scanner counted (the nodes it must have,
      * mapped VMs, those that exist, running, stopped): a {@code VM_SUMMARY_*} code, or
      * {@code VM_ANSWER_PROBE_HEALTH}: probe the cluster's health and ask again with its {@code HEALTH_*}

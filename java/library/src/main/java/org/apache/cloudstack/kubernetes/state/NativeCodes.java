@@ -83,7 +83,7 @@ final class NativeCodes {
     static final int HEALTH_UNHEALTHY = 1;
     static final int HEALTH_HEALTHY = 2;
     static final int VM_ANSWER_PROBE_HEALTH = -1;
-    static final int ABI_VERSION = 11;
+    static final int ABI_VERSION = 12;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import static org.apache.cloudstack.kubernetes.state.Arguments.require;
+import static org.apache.cloudstack.kubernetes.state.value.Arguments.required;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -195,7 +195,7 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
         Owner owner = null;
         if ((NativeCodes.writeFlags(packed) & NativeCodes.FLAG_OWNER) != 0) {
             owner = me;
-            require(me, "me (the fenced mode stores the operation's owner)");
+            required(me, "me (the fenced mode stores the operation's owner)");
         }
         return new StateWrite<>(from, versioned ? new Token<>(to, NativeCodes.writeVersion(packed)) : Token.of(to),
                 event == NONE ? null : events.constant(event), owner);

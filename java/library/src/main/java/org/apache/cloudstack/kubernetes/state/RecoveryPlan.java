@@ -3,7 +3,7 @@
 package org.apache.cloudstack.kubernetes.state;
 
 import java.util.List;
-import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * What one status-scanner pass does about orphaned operations, in either mode. Immutable.
@@ -29,7 +29,7 @@ public record RecoveryPlan<S, E>(Kind kind, List<ClusterRecovery<S, E>> recoveri
     }
 
     public RecoveryPlan {
-        Objects.requireNonNull(kind, "kind");
+        Arguments.required(kind, "kind");
         recoveries = List.copyOf(recoveries);
         ownerJobsToCheck = List.copyOf(ownerJobsToCheck);
     }

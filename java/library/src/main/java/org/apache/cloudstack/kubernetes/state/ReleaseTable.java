@@ -4,6 +4,7 @@ package org.apache.cloudstack.kubernetes.state;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * The table of a CloudStack release: the profile of its line (4.20.1.0 has 4.20.0's, 4.20.3.0 4.20.2's),
@@ -44,14 +45,14 @@ public record ReleaseTable(String release, Profile profile, Fit fit) {
     }
 
     public ReleaseTable {
-        Arguments.require(release, "release");
-        Arguments.require(profile, "profile");
-        Arguments.require(fit, "fit");
+        Arguments.required(release, "release");
+        Arguments.required(profile, "profile");
+        Arguments.required(fit, "fit");
     }
 
     /** The table of CloudStack {@code release} ("4.20.2.0", "4.22.0.0-SNAPSHOT"); IAE naming a version it cannot read. */
     public static ReleaseTable of(String release) {
-        Arguments.require(release, "release");
+        Arguments.required(release, "release");
         Matcher m = VERSION.matcher(release.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("release: '" + release + "' is not a CloudStack version (4.20.2.0)");

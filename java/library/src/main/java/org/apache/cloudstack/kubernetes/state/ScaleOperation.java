@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state;
 
-import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.Hold;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
@@ -96,7 +96,7 @@ public final class ScaleOperation<S extends Enum<S>, E extends Enum<E>> {
 
     /** How the operation ends: null when it has nothing to end (leave the cluster alone). */
     public StateWrite<S, E> completion(Outcome outcome) {
-        return machine.completionOf(hold, Objects.requireNonNull(outcome, "outcome"));
+        return machine.completionOf(hold, Arguments.required(outcome, "outcome"));
     }
 
     @Override

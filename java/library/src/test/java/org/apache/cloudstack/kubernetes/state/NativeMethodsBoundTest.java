@@ -31,6 +31,7 @@ class NativeMethodsBoundTest {
             Map.entry("entry", new Object[] {NativeCodes.MODE_FENCED, 0, 5, 2, 4L, false}),
             Map.entry("completion", new Object[] {NativeCodes.MODE_FENCED, 0, 7, 5L, 7, 0}),
             Map.entry("scaleStep", new Object[] {NativeCodes.MODE_COMPAT, 0, 0, 2, -1L, -1, 0L, -1, 2, -1L, false}),
+            Map.entry("writeShapeError", new Object[] {NativeCodes.MODE_FENCED, 0, 2, 4L, 1, 3, 5L, true}),
             Map.entry("reconcile", new Object[] {NativeCodes.MODE_COMPAT, 0, 10, -1L, false, 0}),
             Map.entry("vmSummary", new Object[] {10, 3L, 3L, 3L, 3L, 0L, NativeCodes.HEALTH_UNPROBED}),
             Map.entry("planRecovery", new Object[] {NativeCodes.MODE_FENCED, 0, 150_000L,

@@ -22,16 +22,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class NativeModeJunkTest {
     /** The native methods this test hammers in both modes. */
-    static final Set<String> COVERED = Set.of("entry", "completion", "scaleStep", "reconcile", "planRecovery");
+    static final Set<String> COVERED = Set.of("entry", "completion", "scaleStep", "reconcile", "planRecovery",
+            "writeShapeError");
 
     private static final int CALLS = Integer.getInteger(NativeJunkTest.CALLS_PROPERTY, NativeJunkTest.DEFAULT_CALLS);
     private static final Map<String, long[]> COUNTS = new LinkedHashMap<>();
     private static int states;
+    private static int events;
 
     @BeforeAll
     static void load() {
         NativeLibrary.load();
         states = NativeLibrary.stateNames().length;
+        events = NativeLibrary.eventNames().length;
     }
 
     @AfterAll
@@ -124,6 +127,21 @@ class NativeModeJunkTest {
             int moved = clean ? (j.random.nextBoolean() ? -1 : s) : code(j, states, clean);
             int o = code(j, Outcome.values().length, clean);
             return answer(clean, () -> NativeBridge.completion(m, p, s, v, moved, o));
+        });
+        hammer(md.label() + " writeShapeError", 36, j -> {
+            boolean clean = j.random.nextBoolean();
+            int m = mode(j, md, clean);
+            int p = code(j, Profile.values().length, clean);
+            int from = code(j, states, clean);
+            int to = code(j, states, clean);
+            int e = clean && j.random.nextBoolean() ? NativeBridge.NONE : code(j, events, clean);
+            long fromVersion = version(j, clean);
+            long toVersion = j.random.nextBoolean() ? fromVersion + 1 : version(j, clean);
+            boolean owner = j.random.nextBoolean();
+            // Any non-negative versions are clean: the rule itself judges their range.
+            boolean cleanVersions = fromVersion >= 0 && toVersion >= 0;
+            return answer(clean && cleanVersions, () -> NativeBridge.writeShapeError(m, p, from, fromVersion, e, to,
+                    toVersion, owner));
         });
         hammer(md.label() + " scaleStep", 34, j -> {
             boolean clean = j.random.nextBoolean();

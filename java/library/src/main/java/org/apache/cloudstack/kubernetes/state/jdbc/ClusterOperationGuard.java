@@ -2,12 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.EntryDecision;
 import org.apache.cloudstack.kubernetes.state.Operation;
@@ -16,6 +10,7 @@ import org.apache.cloudstack.kubernetes.state.ScaleKind;
 import org.apache.cloudstack.kubernetes.state.ScaleOperation;
 import org.apache.cloudstack.kubernetes.state.ScaleStep;
 import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.Hold;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
@@ -34,8 +29,10 @@ import org.apache.logging.log4j.Logger;
  * Importing before the binaries ISO is attached. Fenced, an entry takes the cluster for its owner,
  * so of two destroys, two Alert starts, or a start and a scale of a Created cluster one goes ahead.
  *
- * <p>Thread-safe. Bind the owner per operation with {@link #withOwner} (fenced needs it; one bound
- * guard per operation: it remembers what the operation holds, for {@link #abandon}).
+ * <p>Immutable and thread-safe: one guard serves every operation of a server (compat), or one bound
+ * by {@link #withOwner} each (fenced needs the owner). It keeps nothing of an operation: what an
+ * operation holds is its {@link OperationEntry} or {@link ScaleOperation}, which the worker keeps and
+ * completes on every way out (by {@link Outcome#FAILED} when an exception ends it).
  */
 public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private static final Logger LOG = LogManager.getLogger(ClusterOperationGuard.class);
@@ -44,11 +41,6 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     private final ClusterStateStore<S, E> dao;
     private final ClusterStateMachine<S, E> machine;
     private final Owner owner;
-    /** The hold of the entry this operation has not completed yet, for {@link #abandon}. */
-    private final AtomicReference<Hold<S>> open = new AtomicReference<>();
-    /** The scales this operation took (a write that stored its owner) and has not completed. */
-    private final Set<ScaleOperation<S, E>> openScales = Collections.synchronizedSet(
-            Collections.newSetFromMap(new IdentityHashMap<>()));
 
     /** A guard without owner: call {@link #withOwner} per operation (fenced mode). */
     public ClusterOperationGuard(ClusterStateStore<S, E> dao) {
@@ -56,7 +48,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
     }
 
     public ClusterOperationGuard(ClusterStateStore<S, E> dao, Owner owner) {
-        this.dao = Objects.requireNonNull(dao, "dao");
+        this.dao = Arguments.required(dao, "dao");
         this.machine = dao.machine();
         this.owner = owner;
     }
@@ -76,12 +68,12 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
 
     /** This guard for one operation run by {@code owner} (server msid, runid, job id). */
     public ClusterOperationGuard<S, E> withOwner(Owner newOwner) {
-        return new ClusterOperationGuard<>(dao, Objects.requireNonNull(newOwner, "owner"));
+        return new ClusterOperationGuard<>(dao, Arguments.required(newOwner, "owner"));
     }
 
     /** Enters {@code operation} on the cluster's row as read now. */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation) {
-        Objects.requireNonNull(operation, "operation");
+        Arguments.required(operation, "operation");
         ClusterRow<S> row = dao.findRow(clusterId);
         return row == null ? notFound(clusterId, operation) : transitToOperationState(clusterId, operation, row);
     }
@@ -93,8 +85,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * has read the row's token before deciding. A row in another state is LOST_RACE.
      */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, S current) {
-        Objects.requireNonNull(operation, "operation");
-        Objects.requireNonNull(current, "current");
+        Arguments.required(operation, "operation");
+        Arguments.required(current, "current");
         if (dao.mode() == StateMode.COMPAT) {
             return enter(clusterId, operation, ClusterRow.of(current), null);
         }
@@ -106,8 +98,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
 
     /** Enters {@code operation} on a row read with its token (the fenced callers' form). */
     public OperationEntry<S, E> transitToOperationState(long clusterId, Operation operation, ClusterRow<S> row) {
-        Objects.requireNonNull(operation, "operation");
-        Objects.requireNonNull(row, "row");
+        Arguments.required(operation, "operation");
+        Arguments.required(row, "row");
         return enter(clusterId, operation, row, row.state());
     }
 
@@ -137,13 +129,9 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                     yield new OperationEntry<>(OperationEntry.Kind.LOST_RACE, operation, from, w.update(),
                             retryMessage(operation, from), null);
                 }
-                Hold<S> hold = entry.hold();
-                if (w != null && w.owner() != null) {
-                    open.set(hold);
-                }
                 OperationEntry.Kind kind = entry.kind() == EntryDecision.Kind.TRANSITION ? OperationEntry.Kind.ENTERED
                         : OperationEntry.Kind.PROCEEDED;
-                yield new OperationEntry<>(kind, operation, from, entry.update(), null, hold);
+                yield new OperationEntry<>(kind, operation, from, entry.update(), null, entry.hold());
             }
             case NOTHING_TO_DO -> new OperationEntry<>(OperationEntry.Kind.NOTHING_TO_DO, operation, from, null, null,
                     null);
@@ -156,12 +144,11 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
 
     /** Completes the operation of an entry; true when it changed the row (a miss: the cluster moved on). */
     public boolean complete(long clusterId, OperationEntry<S, E> entry, Outcome outcome) {
-        Objects.requireNonNull(entry, "entry");
-        Objects.requireNonNull(outcome, "outcome");
+        Arguments.required(entry, "entry");
+        Arguments.required(outcome, "outcome");
         if (entry.hold() == null) {
             return false;
         }
-        open.compareAndSet(entry.hold(), null);
         StateWrite<S, E> write = machine.completion(entry.hold(), outcome);
         boolean hit = write != null && dao.apply(clusterId, write);
         if (write != null && !hit) {
@@ -179,7 +166,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * cluster, or a destroy whose successful completion changes the state (complete it instead).
      */
     public boolean removeNeverStarted(long clusterId, OperationEntry<S, E> entry) {
-        Objects.requireNonNull(entry, "entry");
+        Arguments.required(entry, "entry");
         Hold<S> hold = entry.hold();
         if (entry.operation() != Operation.DESTROY || hold == null || hold.movedTo() != null) {
             return false;
@@ -188,7 +175,6 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         if (end != null && end.target().state() != hold.token().state()) {
             return false;
         }
-        open.compareAndSet(hold, null);
         boolean removed = dao.removeAt(clusterId, hold.token(), end == null ? null : end.target());
         if (!removed) {
             LOG.info("Kubernetes cluster {}: no longer at {}; not removed", clusterId, hold.token());
@@ -198,7 +184,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
 
     /** Starts a scale or autoscale accepted with the cluster in {@code startedFrom} (fenced: reads its token now). */
     public ScaleOperation<S, E> beginScale(long clusterId, ScaleKind kind, S startedFrom) {
-        Objects.requireNonNull(startedFrom, "startedFrom");
+        Arguments.required(startedFrom, "startedFrom");
         ClusterRow<S> row = dao.rowAsLoaded(clusterId, startedFrom);
         // No row (fenced): the first step reads none and refuses.
         return machine.beginScale(kind, row == null ? new Token<>(startedFrom, 0) : row.token(), owner);
@@ -210,7 +196,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * settings change, after a re-read (TAKEN_SINCE if a start has taken the cluster since).
      */
     public ScaleEntry<S, E> enterScalingState(long clusterId, ScaleOperation<S, E> scale) {
-        Objects.requireNonNull(scale, "scale");
+        Arguments.required(scale, "scale");
         ClusterRow<S> current = null;
         if (scale.hold() == null) {
             current = dao.findRow(clusterId);
@@ -229,9 +215,6 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
                                 Operation.SCALE, current == null ? scale.started().state() : current.state()));
                     }
                     scale.markEntered();
-                    if (w.owner() != null) {
-                        openScales.add(scale);
-                    }
                 }
                 yield step.kind() == ScaleStep.Kind.ENTER ? new ScaleEntry<>(ScaleEntry.Kind.ENTERED, w.update(), null)
                         : new ScaleEntry<>(ScaleEntry.Kind.SETTINGS_ONLY, null, null);
@@ -246,9 +229,8 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
 
     /** Completes a scale: only one that moved (fenced: holds) the cluster writes; true when that write hit. */
     public boolean completeScale(long clusterId, ScaleOperation<S, E> scale, Outcome outcome) {
-        Objects.requireNonNull(scale, "scale");
-        Objects.requireNonNull(outcome, "outcome");
-        openScales.remove(scale);
+        Arguments.required(scale, "scale");
+        Arguments.required(outcome, "outcome");
         StateWrite<S, E> write = scale.completion(outcome);
         return write != null && dao.apply(clusterId, write);
     }
@@ -258,7 +240,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
      * lost race attaches nothing); a hook that throws fails the operation on its way out.
      */
     public OperationEntry<S, E> addNodes(long clusterId, Runnable attachBinariesIso) {
-        Objects.requireNonNull(attachBinariesIso, "attachBinariesIso");
+        Arguments.required(attachBinariesIso, "attachBinariesIso");
         OperationEntry<S, E> entry = transitToOperationState(clusterId, Operation.ADD_NODES);
         if (!entry.mayProceed()) {
             return entry;
@@ -273,34 +255,6 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
             }
         }
         return entry;
-    }
-
-    /**
-     * The finally-path of a worker that ends by an exception before its completion: fails by token
-     * what this operation still holds (fenced; compat holds nothing), so no live owner keeps the
-     * cluster. True when a write hit. What a database error left held is freed by the scanner once
-     * this server restarts.
-     */
-    public boolean abandon(long clusterId) {
-        // Each hold is forgotten only once its write was answered (hit or miss): a caller may
-        // retry after a database error.
-        boolean hit = false;
-        Hold<S> hold = open.get();
-        if (hold != null) {
-            StateWrite<S, E> write = machine.completion(hold, Outcome.FAILED);
-            hit = write != null && dao.apply(clusterId, write);
-            open.compareAndSet(hold, null);
-        }
-        List<ScaleOperation<S, E>> scales;
-        synchronized (openScales) {
-            scales = List.copyOf(openScales);
-        }
-        for (ScaleOperation<S, E> scale : scales) {
-            StateWrite<S, E> write = scale.completion(Outcome.FAILED);
-            hit |= write != null && dao.apply(clusterId, write);
-            openScales.remove(scale);
-        }
-        return hit;
     }
 
     private static <S, E> OperationEntry<S, E> notFound(long clusterId, Operation operation) {

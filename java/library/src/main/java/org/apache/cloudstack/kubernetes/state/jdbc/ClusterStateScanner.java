@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -24,6 +23,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
 import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.sql.InChunks;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.ClusterSnapshot;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
@@ -90,11 +90,11 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
     /** A scanner that uses {@code source} (e.g. a {@link StatementCounter}) for its connection. */
     public ClusterStateScanner(KubernetesClusterStateDao<S, E> dao, ConnectionSource source,
             Supplier<Owner> scanner) {
-        this.dao = Objects.requireNonNull(dao, "dao");
+        this.dao = Arguments.required(dao, "dao");
         this.machine = dao.machine();
         this.heartbeatThreshold = machine::heartbeatThresholdMillis;
-        this.source = Objects.requireNonNull(source, "source");
-        this.scanner = Objects.requireNonNull(scanner, "scanner");
+        this.source = Arguments.required(source, "source");
+        this.scanner = Arguments.required(scanner, "scanner");
         this.fenced = dao.mode() == StateMode.FENCED;
         this.jobLookup = new AsyncJobLookup(ClusterCommandSet.ofReleaseLine(machine.profile()));
         Set<S> orphans = machine.orphanStates();
@@ -118,7 +118,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
      * ({@link ClusterStateMachine#heartbeatThresholdMillis()}).
      */
     public void setHeartbeatThreshold(LongSupplier millis) {
-        this.heartbeatThreshold = Objects.requireNonNull(millis, "millis");
+        this.heartbeatThreshold = Arguments.required(millis, "millis");
     }
 
     /**
@@ -275,7 +275,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
      * on its VMs alone, as CloudStack does.
      */
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
-        Objects.requireNonNull(healthy, "healthy");
+        Arguments.required(healthy, "healthy");
         return ScanPass.run(source, "status scanner: Alert reconciliation",
                 (c, counter) -> reconcile(c, counter, healthy));
     }

@@ -4,8 +4,8 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Objects;
 import javax.sql.DataSource;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * Where the JDBC classes of cks-state get their connections: a pool in the management server
@@ -23,7 +23,7 @@ public interface ConnectionSource {
 
     /** A source backed by a {@link DataSource} (a pool). */
     static ConnectionSource of(DataSource dataSource) {
-        Objects.requireNonNull(dataSource, "dataSource");
+        Arguments.required(dataSource, "dataSource");
         return dataSource::getConnection;
     }
 }

@@ -4,9 +4,9 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 import org.apache.cloudstack.kubernetes.state.value.Token;
@@ -26,10 +26,7 @@ public final class InMemoryClusterStates<S extends Enum<S>, E extends Enum<E>> i
     private long nextId = 1;
 
     public InMemoryClusterStates(ClusterStateMachine<S, E> machine) {
-        if (machine == null) {
-            throw new IllegalArgumentException("machine is null");
-        }
-        this.machine = machine;
+        this.machine = Arguments.required(machine, "machine");
         this.fenced = machine.mode() == StateMode.FENCED;
     }
 
@@ -84,8 +81,8 @@ public final class InMemoryClusterStates<S extends Enum<S>, E extends Enum<E>> i
 
     @Override
     public synchronized boolean apply(long clusterId, StateWrite<S, E> write) {
-        Objects.requireNonNull(write, "write");
-        if (!StateWrites.valid(machine, clusterId, write, fenced)) {
+        Arguments.required(write, "write");
+        if (!StateWrites.valid(machine, clusterId, write)) {
             return false;
         }
         ClusterRow<S> row = findRow(clusterId);
@@ -98,8 +95,8 @@ public final class InMemoryClusterStates<S extends Enum<S>, E extends Enum<E>> i
 
     @Override
     public synchronized boolean removeAt(long clusterId, Token<S> expected, Token<S> released) {
-        Objects.requireNonNull(expected, "expected");
-        if (!StateWrites.validRemoval(clusterId, expected, released, fenced)) {
+        Arguments.required(expected, "expected");
+        if (!StateWrites.validRemoval(machine, clusterId, expected, released)) {
             return false;
         }
         ClusterRow<S> row = findRow(clusterId);

@@ -6,10 +6,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 import org.apache.cloudstack.kubernetes.state.value.StateWrite;
@@ -47,6 +47,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             + " FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
 
     private final ClusterStateMachine<S, E> machine;
+    /** Upstream's updateState writes compat-shaped in either mode (a fenced schema's trigger bumps the version). */
+    private final ClusterStateMachine<S, E> compatMachine;
     private final ConnectionSource source;
     private final boolean fenced;
     private final boolean history;
@@ -58,8 +60,9 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     private KubernetesClusterStateDao(ClusterStateMachine<S, E> machine, ConnectionSource source, boolean history,
             Long msid) {
-        this.machine = Objects.requireNonNull(machine, "machine");
-        this.source = Objects.requireNonNull(source, "source");
+        this.machine = Arguments.required(machine, "machine");
+        this.source = Arguments.required(source, "source");
+        this.compatMachine = machine.withMode(StateMode.COMPAT);
         this.fenced = machine.mode() == StateMode.FENCED;
         this.history = history;
         this.msid = msid;
@@ -102,15 +105,15 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** A compat write of the table row {@code update} (see {@link #apply(long, StateWrite)}). */
     public boolean apply(long clusterId, StateUpdate<S, E> update) {
-        Objects.requireNonNull(update, "update");
+        Arguments.required(update, "update");
         return apply(clusterId, StateWrite.of(update));
     }
 
     /** Applies one write the native core decided; true when it hit (the row had exactly the expected token). */
     @Override
     public boolean apply(long clusterId, StateWrite<S, E> write) {
-        Objects.requireNonNull(write, "write");
-        if (!StateWrites.valid(machine, clusterId, write, fenced)) {
+        Arguments.required(write, "write");
+        if (!StateWrites.valid(machine, clusterId, write)) {
             return false;
         }
         return ManualCommitWrite.run(source, clusterId, "changing the state of a Kubernetes cluster from "
@@ -126,8 +129,8 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      */
     @Override
     public boolean removeAt(long clusterId, Token<S> expected, Token<S> released) {
-        Objects.requireNonNull(expected, "expected");
-        if (!StateWrites.validRemoval(clusterId, expected, released, fenced)) {
+        Arguments.required(expected, "expected");
+        if (!StateWrites.validRemoval(machine, clusterId, expected, released)) {
             return false;
         }
         return ManualCommitWrite.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
@@ -157,7 +160,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** {@link #apply(long, StateWrite)} on the scanner's manual-commit connection: commits a hit, rolls back a miss. */
     boolean applyAndCommit(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
-        return StateWrites.valid(machine, clusterId, write, fenced) && compareAndSet(c, clusterId, write);
+        return StateWrites.valid(machine, clusterId, write) && compareAndSet(c, clusterId, write);
     }
 
     // ---- Joined forms: on the caller's connection, inside the caller's transaction (CloudStack's
@@ -171,15 +174,15 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      * when this call changed the row. A row the caller's transaction already locked is written at once.
      */
     public boolean updateState(Connection connection, long clusterId, S expected, E event) {
-        Objects.requireNonNull(connection, "connection");
+        Arguments.required(connection, "connection");
         StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
         return write != null && joined(connection, clusterId, write);
     }
 
     /** The compat write of upstream's updateState: the table's row from {@code expected} by {@code event}, or null. */
     private StateWrite<S, E> upstreamWrite(long clusterId, S expected, E event) {
-        Objects.requireNonNull(expected, "expected");
-        Objects.requireNonNull(event, "event");
+        Arguments.required(expected, "expected");
+        Arguments.required(event, "event");
         S target = machine.nextState(expected, event);
         if (target == null) {
             LOG.warn("Kubernetes cluster {}: no transition from {} by {}; state not written", clusterId, expected,
@@ -187,14 +190,14 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
             return null;
         }
         StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
-        return StateWrites.valid(machine, clusterId, write, false) ? write : null;
+        return StateWrites.valid(compatMachine, clusterId, write) ? write : null;
     }
 
     /** {@link #apply(long, StateWrite)} in the caller's transaction on {@code connection}; true when it hit. */
     public boolean apply(Connection connection, long clusterId, StateWrite<S, E> write) {
-        Objects.requireNonNull(connection, "connection");
-        Objects.requireNonNull(write, "write");
-        return StateWrites.valid(machine, clusterId, write, fenced) && joined(connection, clusterId, write);
+        Arguments.required(connection, "connection");
+        Arguments.required(write, "write");
+        return StateWrites.valid(machine, clusterId, write) && joined(connection, clusterId, write);
     }
 
     /** {@link #findState(long)} in the caller's transaction on {@code connection}. */
@@ -205,7 +208,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** {@link #findRow(long)} in the caller's transaction on {@code connection}. */
     public ClusterRow<S> findRow(Connection connection, long clusterId) {
-        Objects.requireNonNull(connection, "connection");
+        Arguments.required(connection, "connection");
         try {
             return readRow(connection, clusterId);
         } catch (SQLException e) {

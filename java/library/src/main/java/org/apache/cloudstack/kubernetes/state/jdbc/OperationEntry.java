@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
-import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.Operation;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.Hold;
 import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 
@@ -41,8 +41,8 @@ public record OperationEntry<S, E>(Kind kind, Operation operation, S startedFrom
     }
 
     public OperationEntry {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(operation, "operation");
+        Arguments.required(kind, "kind");
+        Arguments.required(operation, "operation");
     }
 
     /** True when the worker goes on with its work (ENTERED or PROCEEDED). */

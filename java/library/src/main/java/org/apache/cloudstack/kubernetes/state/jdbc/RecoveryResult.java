@@ -3,8 +3,8 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import java.util.List;
-import java.util.Objects;
 import org.apache.cloudstack.kubernetes.state.GoneReason;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * What one orphan-recovery pass of {@link ClusterStateScanner} did, or, in a preview
@@ -38,12 +38,12 @@ public record RecoveryResult<S extends Enum<S>>(Kind kind, List<Long> candidateI
      */
     public record Planned<S extends Enum<S>>(long clusterId, S from, S to, GoneReason reason, Boolean hit) {
         public Planned {
-            Objects.requireNonNull(reason, "reason");
+            Arguments.required(reason, "reason");
         }
     }
 
     public RecoveryResult {
-        Objects.requireNonNull(kind, "kind");
+        Arguments.required(kind, "kind");
         candidateIds = List.copyOf(candidateIds);
         planned = List.copyOf(planned);
         unknownJobIds = List.copyOf(unknownJobIds);

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
-import java.util.Objects;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 
 /**
@@ -36,7 +36,7 @@ public record ScaleEntry<S, E>(Kind kind, StateUpdate<S, E> update, String messa
     }
 
     public ScaleEntry {
-        Objects.requireNonNull(kind, "kind");
+        Arguments.required(kind, "kind");
     }
 
     /** True when the scaling step goes ahead (SETTINGS_ONLY, ENTERED, ALREADY_ENTERED). */

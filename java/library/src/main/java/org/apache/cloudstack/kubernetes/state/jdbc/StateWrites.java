@@ -3,6 +3,7 @@
 package org.apache.cloudstack.kubernetes.state.jdbc;
 
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.value.ClusterRow;
 import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 import org.apache.cloudstack.kubernetes.state.value.Token;
@@ -21,30 +22,31 @@ final class StateWrites {
     private StateWrites() {
     }
 
-    /** Only writes of the core's shape for this mode: a table transition (or none), a version that grows. */
+    /** Only writes of the core's shape for the machine's mode (its one rule); any other is logged and refused. */
     static <S extends Enum<S>, E extends Enum<E>> boolean valid(ClusterStateMachine<S, E> machine, long clusterId,
-            StateWrite<S, E> w, boolean versioned) {
-        S expected = w.expected().state();
-        S target = w.target().state();
-        boolean shape = w.event() == null ? versioned && target == expected
-                : machine.nextState(expected, w.event()) == target && (versioned || target != expected);
-        // A version that does not grow would let an old token hit again.
-        boolean version = versioned ? w.versioned() && w.target().version() > w.expected().version()
-                : !w.versioned() && !w.target().versioned() && w.owner() == null;
-        if (!shape || !version) {
-            LOG.warn("Kubernetes cluster {}: {} is not a {} write of the table; not written", clusterId, w,
-                    versioned ? "fenced" : "compat");
-            return false;
-        }
-        return true;
+            StateWrite<S, E> w) {
+        return valid(clusterId, w, machine.shapeError(w));
     }
 
-    /** A removal at {@code expected}: compat releases nothing (null); fenced stores a grown version in the same state. */
-    static <S> boolean validRemoval(long clusterId, Token<S> expected, Token<S> released, boolean fenced) {
-        if (fenced != (released != null) || (released != null && (released.state() != expected.state()
-                || released.version() <= expected.version()))) {
-            LOG.warn("Kubernetes cluster {}: removal at {} released as {} is not a {} write; not written", clusterId,
-                    expected, released, fenced ? "fenced" : "compat");
+    /**
+     * A removal at {@code expected}: compat releases nothing (null); fenced releases the hold, a write of
+     * the fenced shape that keeps the state and stores no owner.
+     */
+    static <S extends Enum<S>, E extends Enum<E>> boolean validRemoval(ClusterStateMachine<S, E> machine,
+            long clusterId, Token<S> expected, Token<S> released) {
+        boolean fenced = machine.mode() == StateMode.FENCED;
+        if (fenced != (released != null)) {
+            LOG.warn("Kubernetes cluster {}: removal at {} released as {} is not a {} removal; not written", clusterId,
+                    expected, released, machine.mode().label());
+            return false;
+        }
+        return !fenced || valid(clusterId, new StateWrite<>(expected, released, null, null),
+                machine.shapeError(new StateWrite<S, E>(expected, released, null, null)));
+    }
+
+    private static boolean valid(long clusterId, StateWrite<?, ?> w, String shapeError) {
+        if (shapeError != null) {
+            LOG.warn("Kubernetes cluster {}: {} is not of the core's shape ({}); not written", clusterId, w, shapeError);
             return false;
         }
         return true;

@@ -13,9 +13,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * A {@link ConnectionSource} that wraps another and counts the SQL statements executed through
@@ -32,7 +32,7 @@ final class StatementCounter implements ConnectionSource {
     private final List<String> statements = Collections.synchronizedList(new ArrayList<>());
 
     public StatementCounter(ConnectionSource delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.delegate = Arguments.required(delegate, "delegate");
     }
 
     @Override

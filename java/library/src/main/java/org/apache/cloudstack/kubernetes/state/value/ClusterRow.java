@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
 
 /**
  * A cluster row as read: its token (state, and the version in fenced mode) and the owner of the
@@ -10,7 +9,7 @@ import java.util.Objects;
  */
 public record ClusterRow<S>(Token<S> token, Owner owner) {
     public ClusterRow {
-        Objects.requireNonNull(token, "token");
+        Arguments.required(token, "token");
     }
 
     /** A compat row: the state alone. */

@@ -2,12 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
 
 /** A candidate cluster as the status scanner read it: its id and its row. */
 public record ClusterSnapshot<S>(long id, ClusterRow<S> row) {
     public ClusterSnapshot {
-        Objects.requireNonNull(row, "row");
+        Arguments.required(row, "row");
     }
 
     /** A compat candidate: the state alone. */

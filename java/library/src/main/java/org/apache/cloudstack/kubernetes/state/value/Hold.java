@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
 
 /**
  * What an operation keeps after its entry: the token of the row as its entry left it (its completion
@@ -11,6 +10,6 @@ import java.util.Objects;
  */
 public record Hold<S>(Token<S> token, S movedTo) {
     public Hold {
-        Objects.requireNonNull(token, "token");
+        Arguments.required(token, "token");
     }
 }

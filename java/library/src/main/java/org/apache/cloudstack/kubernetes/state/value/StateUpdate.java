@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
 
 /**
  * One compare-and-set: move a cluster from {@code expected} to {@code target} by {@code event}.
@@ -10,9 +9,9 @@ import java.util.Objects;
  */
 public record StateUpdate<S, E>(S expected, E event, S target) {
     public StateUpdate {
-        Objects.requireNonNull(expected, "expected");
-        Objects.requireNonNull(event, "event");
-        Objects.requireNonNull(target, "target");
+        Arguments.required(expected, "expected");
+        Arguments.required(event, "event");
+        Arguments.required(target, "target");
     }
 
     @Override

@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
-
 /**
  * One compare-and-set the native core decided. Compat mode: {@code UPDATE kubernetes_cluster SET
  * state = target.state WHERE id = ? AND state = expected.state} (no version, no owner, always a
@@ -16,8 +14,12 @@ import java.util.Objects;
  */
 public record StateWrite<S, E>(Token<S> expected, Token<S> target, E event, Owner owner) {
     public StateWrite {
-        Objects.requireNonNull(expected, "expected");
-        Objects.requireNonNull(target, "target");
+        Arguments.required(expected, "expected");
+        Arguments.required(target, "target");
+        if (expected.versioned() != target.versioned()) {
+            throw new IllegalArgumentException("write " + expected + " -> " + target
+                    + ": both tokens carry a version (fenced) or neither (compat)");
+        }
     }
 
     /** A compat write: the table row {@code update}, compared on the state alone. */

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-import java.util.Objects;
 
 /**
  * What a compare-and-set expects: the cluster's state and, in fenced mode, its {@code state_version}
@@ -14,7 +13,7 @@ public record Token<S>(S state, long version) {
     public static final long NO_VERSION = -1;
 
     public Token {
-        Objects.requireNonNull(state, "state");
+        Arguments.required(state, "state");
         if (version < NO_VERSION) {
             throw new IllegalArgumentException("version " + version + " is negative");
         }

@@ -297,27 +297,29 @@ class FencedWindowsTest {
             assertTrue(start.complete(id, entry, Outcome.SUCCEEDED));
         }
     }
-    @ParameterizedTest(name = "{0} {1}: a worker that ends by an exception releases what it holds (finally-path)")
+    @ParameterizedTest(name = "{0} {1}: a worker that ends by an exception fails what it holds (its way out)")
     @MethodSource("cases")
-    void abandonReleasesWhatTheOperationHolds(Databases.Db db, StateMode mode) throws SQLException {
+    void failingWhatIsHeldReleasesIt(Databases.Db db, StateMode mode) throws SQLException {
         ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         long upgraded = f.cluster(State.Running);
         long created = f.cluster(State.Created);
         ClusterOperationGuard<State, Event> worker = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, upgraded, MS1)));
-        enter(worker, upgraded, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
+        OperationEntry<State, Event> upgrade = enter(worker, upgraded, Operation.UPGRADE, OperationEntry.Kind.ENTERED);
         ClusterOperationGuard<State, Event> scaler = ModeFixtures.guard(db, mode, new Owner(MS1, 1, ModeFixtures.job(f, created, MS1)));
         ScaleOperation<State, Event> scale = scaler.beginScale(created, ScaleKind.SCALE_UP, State.Created);
         assertEquals(ScaleEntry.Kind.SETTINGS_ONLY, scaler.enterScalingState(created, scale).kind());
+
+        assertTrue(worker.complete(upgraded, upgrade, Outcome.FAILED));
+        assertFalse(worker.complete(upgraded, upgrade, Outcome.FAILED), "once: the token it held is gone");
         if (mode == StateMode.COMPAT) {
-            assertFalse(worker.abandon(upgraded), "compat holds nothing: the scanner recovers it later");
-            assertEquals(State.Upgrading, f.state(upgraded));
+            assertEquals(State.Alert, f.state(upgraded));
+            assertFalse(scaler.completeScale(created, scale, Outcome.FAILED), "compat: a settings-only scale holds nothing");
+            assertEquals(State.Created, f.state(created));
             return;
         }
-        assertTrue(worker.abandon(upgraded));
-        assertFalse(worker.abandon(upgraded), "once");
         assertEquals(ClusterRow.of(State.Alert, 2, null), ModeFixtures.fence(db, upgraded));
-        assertTrue(scaler.abandon(created));
+        assertTrue(scaler.completeScale(created, scale, Outcome.FAILED));
         assertEquals(ClusterRow.of(State.Created, 2, null), ModeFixtures.fence(db, created));
     }
 

@@ -68,7 +68,9 @@ class StateDaoTest {
                 "an update whose target is not the table's");
         assertEquals(0, counter.count());
         assertEquals(State.Running, f.state(id));
-        assertThrows(NullPointerException.class, () -> dao.updateState(id, null, Event.StopRequested));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> dao.updateState(id, null, Event.StopRequested));
+        assertEquals("expected is null", e.getMessage());
     }
 
     @ParameterizedTest(name = "{0} removed or missing cluster is never written")

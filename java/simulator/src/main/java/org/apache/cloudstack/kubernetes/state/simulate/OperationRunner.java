@@ -50,6 +50,7 @@ final class OperationRunner {
         SimCluster cluster = clusters.get(op.cluster());
         long[] job = {-1};
         AtomicReference<ClusterOperationGuard<State, Event>> bound = new AtomicReference<>(serverGuard);
+        WorkerHold held = new WorkerHold();
         try {
             long jobId = server.step(runid, () -> db.insertJob(server.msid, op, cluster));
             job[0] = jobId;
@@ -59,8 +60,8 @@ final class OperationRunner {
             String read = server.step(runid, () -> db.state(cluster.id()));
             State current = guard.machine().state(read);
             boolean succeeded = op.kind().scaleKind != null
-                    ? runScale(op, server, runid, guard, cluster, current)
-                    : runOperation(op, server, runid, guard, cluster, current);
+                    ? runScale(op, server, runid, guard, cluster, current, held)
+                    : runOperation(op, server, runid, guard, cluster, current, held);
             server.step(runid, () -> {
                 db.servers().jobFinished(jobId, server.msid, succeeded);
                 return null;
@@ -71,13 +72,13 @@ final class OperationRunner {
             // A database error ends this worker as an exception ends a CloudStack job: counted, the
             // job failed once the database answers again, the cluster left to the status scanner.
             outcomes.databaseErrors.incrementAndGet();
-            abandon(op, server, runid, cluster, job[0], bound.get());
+            abandon(op, server, runid, cluster, job[0], bound.get(), held);
         }
     }
 
     /** The worker is gone: out of the monitor, its job failed (retried while the database is away). */
     private void abandon(ScriptedOperation op, ManagementServer server, long runid, SimCluster cluster, long jobId,
-            ClusterOperationGuard<State, Event> guard) {
+            ClusterOperationGuard<State, Event> guard, WorkerHold held) {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         tracker.lock.lock();
         try {
@@ -92,7 +93,7 @@ final class OperationRunner {
         for (int attempt = 0; attempt < DATABASE_RETRIES; attempt++) {
             try {
                 server.step(runid, () -> {
-                    guard.abandon(cluster.id()); // fenced: fail what it holds, by its token (the worker's finally-path)
+                    held.fail(guard, cluster.id()); // the worker's way out: fail what it holds, by its token
                     db.servers().jobFinished(jobId, server.msid, false);
                     return null;
                 });
@@ -114,7 +115,8 @@ final class OperationRunner {
     }
 
     private boolean runOperation(ScriptedOperation op, ManagementServer server, long runid,
-            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current, WorkerHold held)
+            throws SQLException {
         ClusterTracker tracker = monitor.tracker(cluster.id());
         ActiveOperation[] active = new ActiveOperation[1];
         events.entering(op, cluster.id());
@@ -126,6 +128,7 @@ final class OperationRunner {
                 events.latency(System.nanoTime() - start);
             }
             if (e.mayProceed()) {
+                held.entered(e);
                 active[0] = new ActiveOperation(op, server.index, runid, e.kind() == OperationEntry.Kind.ENTERED,
                         e.movedTo() == null ? null : e.movedTo().name());
                 monitor.entered(tracker, active[0]);
@@ -144,6 +147,7 @@ final class OperationRunner {
         server.work(runid, op.workMillis());
         boolean ok = !op.fails();
         applyVmEffects(op, server, runid, cluster, ok);
+        held.completing();
         return finish(op, server, runid, tracker, active[0], ok, entry.movedTo() != null,
                 () -> guard.complete(cluster.id(), entry, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
     }
@@ -185,7 +189,8 @@ final class OperationRunner {
     }
 
     private boolean runScale(ScriptedOperation op, ManagementServer server, long runid,
-            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current) throws SQLException {
+            ClusterOperationGuard<State, Event> guard, SimCluster cluster, State current, WorkerHold held)
+            throws SQLException {
         ScaleOperation<State, Event> scale = guard.beginScale(cluster.id(), op.kind().scaleKind, current);
         ClusterTracker tracker = monitor.tracker(cluster.id());
         // Some failing scales fail their validation before the first scaling step: they must
@@ -206,6 +211,7 @@ final class OperationRunner {
                 events.latency(System.nanoTime() - start);
             }
             if (e.mayProceed()) {
+                held.entered(scale);
                 boolean entered = e.kind() == ScaleEntry.Kind.ENTERED;
                 active[0] = new ActiveOperation(op, server.index, runid, entered,
                         entered ? e.update().target().name() : null);
@@ -224,6 +230,7 @@ final class OperationRunner {
         server.step(runid, () -> guard.enterScalingState(cluster.id(), scale));
         server.work(runid, op.workMillis() - op.workMillis() / 2);
         boolean ok = !op.fails();
+        held.completing();
         return finish(op, server, runid, tracker, active[0], ok, scale.movedCluster(),
                 () -> guard.completeScale(cluster.id(), scale, ok ? Outcome.SUCCEEDED : Outcome.FAILED));
     }

@@ -5,7 +5,6 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.PrintWriter;
@@ -15,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.cloudstack.kubernetes.state.StateMode;
+import org.apache.cloudstack.kubernetes.state.cli.ToolDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,15 +28,6 @@ import picocli.CommandLine;
  * command line carries the password.
  */
 class ProcessSimulationTest {
-    private static String simulationUrl() {
-        String shared = System.getProperty("cks.mariadb.url", "").trim();
-        if (shared.isEmpty() || shared.startsWith("${")) {
-            fail("[mariadb] needs -Dmariadb.url: run `make test`, or `scripts/mariadb.sh start` and pass"
-                    + " -Dmariadb.url=\"$(../scripts/mariadb.sh url)\"");
-        }
-        return shared.replaceFirst("/cloud\\?", "/cks_sim?"); // scripts/mariadb.sh's database for simulate runs
-    }
-
     private static Set<String> runFolders() {
         Set<String> out = new TreeSet<>();
         File[] files = new File(System.getProperty("java.io.tmpdir")).listFiles();
@@ -51,7 +42,7 @@ class ProcessSimulationTest {
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(StateMode.class)
     void serversAsProcessesSurviveKillsAndPauses(StateMode mode) throws Exception {
-        String url = simulationUrl();
+        String url = SimulationDatabase.url(ToolDatabase.MARIADB);
         // A stock server: the pools must fit MariaDB's default (a script that raises it hides eager pools).
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
                 java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT @@max_connections")) {

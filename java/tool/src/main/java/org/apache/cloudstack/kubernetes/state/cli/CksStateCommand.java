@@ -50,7 +50,11 @@ public final class CksStateCommand implements Runnable {
             CommandLine at = e.getCommandLine();
             PrintWriter err = at.getErr();
             err.println(at.getCommandSpec().qualifiedName() + ": " + Secrets.mask(e.getMessage()));
-            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            if (asksForTheSimulator(at, args)) {
+                err.println("simulate is in the simulator's jar, cks-state-simulator.jar (bin/cks-state, make run)");
+            } else {
+                CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            }
             err.println("try '" + at.getCommandSpec().qualifiedName() + " --help'");
             err.flush();
             return at.getCommandSpec().exitCodeOnInvalidInput();
@@ -64,6 +68,14 @@ public final class CksStateCommand implements Runnable {
         });
         return cl;
     }
+
+    /** {@code simulate} given to the operator's jar, which leaves the simulator out. */
+    private static boolean asksForTheSimulator(CommandLine at, String[] args) {
+        return at.getParent() == null && !at.getSubcommands().containsKey(SIMULATE)
+                && args.length > 0 && args[0].equals(SIMULATE);
+    }
+
+    private static final String SIMULATE = "simulate";
 
     /** The messages of a failure and its causes, masked, each once (a cause's text often repeats its wrapper's). */
     static List<String> causes(Throwable e) {

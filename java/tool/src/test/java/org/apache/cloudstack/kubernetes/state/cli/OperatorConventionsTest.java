@@ -145,6 +145,10 @@ class OperatorConventionsTest {
         assertTrue(typo.err().contains("Did you mean: cks-state scan"), typo.err());
         assertTrue(typo.err().endsWith("try 'cks-state --help'\n"), typo.err());
         assertFalse(typo.err().contains("Usage:"), "no usage text after an error: " + typo.err());
+        ToolRun simulate = ToolRun.of("simulate");
+        assertEquals(2, simulate.code());
+        assertTrue(simulate.err().contains("simulate is in the simulator's jar, cks-state-simulator.jar"), simulate.err());
+        assertFalse(simulate.err().contains("Did you mean"), simulate.err());
     }
 
     /**

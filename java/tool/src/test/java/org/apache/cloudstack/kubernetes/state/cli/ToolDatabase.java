@@ -61,11 +61,6 @@ public enum ToolDatabase {
         return m.group(1);
     }
 
-    /** A database simulate may use: empty or its own (on MariaDB the `cks_sim` database); null for H2's default. */
-    public String simulationUrl() {
-        return this == H2 ? null : url().replaceFirst("/cloud\\?", "/cks_sim?");
-    }
-
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url());
     }
