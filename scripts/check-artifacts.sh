@@ -101,7 +101,7 @@ stock_h2="${M2_REPO:-$HOME/.m2/repository}/com/h2database/h2/$h2_version/h2-$h2_
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 h2_url="jdbc:h2:file:$work/cloud;MODE=MySQL;DATABASE_TO_LOWER=TRUE"
-schema="$(dirname "$0")/../java/library/src/main/resources/$PKG/jdbc/cloudstack-standin.sql"
+schema="$(dirname "$0")/../java/testkit/src/main/resources/$PKG/testkit/cloudstack-standin.sql"
 timeout 60 java -cp "$stock_h2" org.h2.tools.RunScript -url "$h2_url" -user sa -script "$schema" ||
     fail "stock H2 could not create the test database"
 timeout 60 java -cp "$stock_h2" org.h2.tools.Shell -url "$h2_url" -user sa -sql "INSERT INTO kubernetes_cluster (uuid, name, state, created, cluster_type) VALUES ('u-1', 'stuck', 'Scaling', NOW(), 'CloudManaged')" >/dev/null ||

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 
 /** The databases the examples run on: embedded H2 and the throwaway MariaDB of `make test`. */
 enum ExampleDatabase {
@@ -36,9 +37,9 @@ enum ExampleDatabase {
     void reset() throws SQLException {
         try (Connection c = connections().open(); Statement st = c.createStatement()) {
             if (this == H2) {
-                CloudStackSchema.createStandIn(c);
+                StandInSchema.createStandIn(c);
             }
-            CloudStackSchema.createHistory(c);
+            StandInSchema.createHistory(c);
             CloudStackSchema.migrateDown(c);
             st.execute("DELETE FROM cks_state_history");
             CloudStackRows.reset(c);

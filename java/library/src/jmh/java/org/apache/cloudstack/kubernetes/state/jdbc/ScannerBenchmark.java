@@ -25,6 +25,7 @@ import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
@@ -202,10 +203,10 @@ public final class ScannerBenchmark {
     /** Empties the tables and writes N clusters and their jobs; returns the stuck ids by state. */
     private Map<State, List<Long>> populate(Connection c, int n) throws SQLException {
         long start = System.nanoTime();
-        CloudStackSchema.createStandIn(c);
+        StandInSchema.createStandIn(c);
         try (Statement st = c.createStatement()) {
             st.execute("SET FOREIGN_KEY_CHECKS = 0");
-            for (String table : CloudStackSchema.STANDIN_TABLES) {
+            for (String table : StandInSchema.TABLES) {
                 st.execute("TRUNCATE TABLE " + table);
             }
             st.execute("SET FOREIGN_KEY_CHECKS = 1");

@@ -20,39 +20,15 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 
 /**
- * The stand-in of the CloudStack tables cks-state uses, for a database that is not CloudStack's
- * ({@code cloudstack-standin.sql}: kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance, version,
- * async_job, mshost, configuration, with CloudStack 4.22's names and types of the columns they
- * have, no foreign keys to tables outside it): H2, embedded, and the simulator's own scratch databases. A real
- * deployment, and the MariaDB tests ({@code scripts/cloudstack-db.sh}), have CloudStack's own.
- * Also the DDL of cks-state's own optional history table ({@code state-history.sql}:
- * cks_state_history). The same files run on MariaDB / MySQL and on H2 in MySQL mode
- * ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). Every statement is
- * {@code CREATE TABLE IF NOT EXISTS}: running it twice is harmless. The fenced mode's columns come
- * and go with {@link #migrateUp} / {@link #migrateDown} ({@code fenced-up.sql} + the dialect's
- * trigger, {@code fenced-down.sql}); {@link #requireMode} checks a mode against the schema.
+ * The schema cks-state needs of CloudStack's database: the fenced mode's columns, which come and go with
+ * {@link #migrateUp} / {@link #migrateDown} ({@code fenced-up.sql} + the dialect's trigger,
+ * {@code fenced-down.sql}), and the checks of a database before use ({@link #requireMode},
+ * {@link #requireScannerSchema}). The same files run on MariaDB / MySQL and on H2 in MySQL mode
+ * ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). CloudStack's own tables are CloudStack's: the library
+ * never creates them (the test kit's {@code StandInSchema} does, for a database that is not CloudStack's).
  */
 public final class CloudStackSchema {
-    /** Class-path resource of the stand-in of CloudStack's tables. */
-    public static final String STANDIN_RESOURCE = "cloudstack-standin.sql";
-    /** Class-path resource of cks_state_history. */
-    public static final String HISTORY_RESOURCE = "state-history.sql";
-
-    /** The stand-in's tables, children first (an order that deletes without foreign key errors). */
-    public static final List<String> STANDIN_TABLES = List.of("kubernetes_cluster_vm_map", "vm_instance",
-            "async_job", "mshost", "kubernetes_cluster", "configuration", "version");
-
     private CloudStackSchema() {
-    }
-
-    /** Creates the stand-in of CloudStack's tables on this connection (never on CloudStack's own database). */
-    public static void createStandIn(Connection connection) throws SQLException {
-        run(connection, statements(STANDIN_RESOURCE));
-    }
-
-    /** Creates cks_state_history on this connection (only needed when the DAO records history). */
-    public static void createHistory(Connection connection) throws SQLException {
-        run(connection, statements(HISTORY_RESOURCE));
     }
 
     /** The statements of one of this package's SQL resources, comments removed, without the ';'. */

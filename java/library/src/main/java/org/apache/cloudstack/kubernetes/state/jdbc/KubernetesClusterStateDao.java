@@ -24,10 +24,8 @@ import org.apache.logging.log4j.Logger;
  * {@value #FENCED_CAS_SQL}, storing the next version and the write's owner (NULL releases). A write
  * of another shape than the core's (not a table transition, a version that does not grow, a mode's
  * write in the other mode) is refused: false, no SQL. Why a hit never depends on found vs affected
- * rows, and why a lost race is a miss, not an error: the package documentation.
- *
- * <p>A DAO made by {@link #withHistory(Long)} also inserts one {@code cks_state_history} row per
- * state change, in the same transaction. Thread-safe: every call uses its own connection.
+ * rows, and why a lost race is a miss, not an error: the package documentation. Thread-safe: every
+ * call uses its own connection.
  */
 public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E>> implements ClusterStateStore<S, E> {
     private static final Logger LOG = LogManager.getLogger(KubernetesClusterStateDao.class);
@@ -40,8 +38,6 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     public static final String FENCED_CAS_SQL = "UPDATE kubernetes_cluster SET state = ?, "
             + FenceColumnsSql.ASSIGNMENTS + " WHERE id = ? AND state = ? AND " + FenceColumnsSql.VERSION
             + " = ? AND removed IS NULL";
-    static final String HISTORY_SQL = "INSERT INTO cks_state_history (cluster_id, from_state, to_state, event, msid, `at`)"
-            + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))";
     static final String STATE_SQL = "SELECT state FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
     static final String FENCE_SQL = "SELECT state, " + FenceColumnsSql.LIST
             + " FROM kubernetes_cluster WHERE id = ? AND removed IS NULL";
@@ -51,31 +47,12 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     private final ClusterStateMachine<S, E> compatMachine;
     private final ConnectionSource source;
     private final boolean fenced;
-    private final boolean history;
-    private final Long msid;
 
     public KubernetesClusterStateDao(ClusterStateMachine<S, E> machine, ConnectionSource source) {
-        this(machine, source, false, null);
-    }
-
-    private KubernetesClusterStateDao(ClusterStateMachine<S, E> machine, ConnectionSource source, boolean history,
-            Long msid) {
         this.machine = Arguments.required(machine, "machine");
         this.source = Arguments.required(source, "source");
         this.compatMachine = machine.withMode(StateMode.COMPAT);
         this.fenced = machine.mode() == StateMode.FENCED;
-        this.history = history;
-        this.msid = msid;
-    }
-
-    /** This DAO recording history ({@link CloudStackSchema#createHistory}); {@code msid}: this server, or null. */
-    public KubernetesClusterStateDao<S, E> withHistory(Long managementServerId) {
-        return new KubernetesClusterStateDao<>(machine, source, true, managementServerId);
-    }
-
-    /** True when changes are recorded in cks_state_history. */
-    public boolean recordsHistory() {
-        return history;
     }
 
     @Override
@@ -165,7 +142,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     // ---- Joined forms: on the caller's connection, inside the caller's transaction (CloudStack's
     // TransactionLegacy.currentTxn()). They never commit, roll back, change auto-commit or isolation,
-    // or close the connection; the history row goes into the same transaction. A lost race (deadlock,
+    // or close the connection. A lost race (deadlock,
     // lock wait timeout) is thrown as a StateStoreException whose isLostRace() is true: the database
     // may have rolled the caller's transaction back, and the caller decides.
 
@@ -274,7 +251,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
                 tx -> writeRow(tx, clusterId, w));
     }
 
-    /** The compare-and-set and its history row, in whatever transaction {@code c} is in; true on a hit. */
+    /** The compare-and-set, in whatever transaction {@code c} is in; true on a hit. */
     private boolean writeRow(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
         int rows;
         try (PreparedStatement ps = c.prepareStatement(w.versioned() ? FENCED_CAS_SQL : CAS_SQL)) {
@@ -284,9 +261,6 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         if (rows == 0) {
             LOG.debug("Kubernetes cluster {}: not at {} any more, {} not applied", clusterId, w.expected(), w);
             return false;
-        }
-        if (history && w.event() != null) {
-            recordHistory(c, clusterId, w);
         }
         LOG.debug("Kubernetes cluster {}: {}", clusterId, w);
         return true;
@@ -303,17 +277,5 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         ps.setLong(6, clusterId);
         ps.setString(7, ((Enum<?>) w.expected().state()).name());
         ps.setLong(8, w.expected().version());
-    }
-
-    /** The {@code cks_state_history} row of a change, in the caller's transaction. */
-    private void recordHistory(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(HISTORY_SQL)) {
-            ps.setLong(1, clusterId);
-            ps.setString(2, w.expected().state().name());
-            ps.setString(3, w.target().state().name());
-            ps.setString(4, w.event().name());
-            FenceColumnsSql.nullable(ps, 5, msid);
-            ps.executeUpdate();
-        }
     }
 }

@@ -7,10 +7,10 @@
  *
  * <h2>Pieces</h2>
  * <ul>
- *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema}: DDL of the subset of the
- *       {@code cloud} schema used here (kubernetes_cluster, kubernetes_cluster_vm_map, vm_instance,
- *       async_job, mshost, configuration) plus the optional cks_state_history; runs on MariaDB/MySQL and H2
- *       ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}).</li>
+ *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema}: the fenced mode's columns
+ *       of kubernetes_cluster (reversible migrations) and the checks of a database before use; runs on
+ *       MariaDB/MySQL and H2 ({@code MODE=MySQL;DATABASE_TO_LOWER=TRUE}). CloudStack's tables are
+ *       CloudStack's: the library never creates them.</li>
  *   <li>{@link org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao}: the only writer
  *       of {@code kubernetes_cluster.state}, in the machine's mode: compat {@code UPDATE ... SET state=?
  *       WHERE id=? AND state=? AND removed IS NULL}; fenced also compares {@code state_version} and

@@ -57,7 +57,7 @@ class CommitCertificationFailureTest {
         long id = f.cluster(State.Running);
         AtomicInteger commits = new AtomicInteger();
         KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(Fixtures.MACHINE,
-                failingCommits(db, commits)).withHistory(1L);
+                failingCommits(db, commits));
         assertFalse(dao.updateState(id, State.Running, Event.StopRequested), "a miss, no exception");
         OperationEntry<State, Event> entry = new ClusterOperationGuard<>(dao).transitToOperationState(id,
                 Operation.UPGRADE, State.Running);

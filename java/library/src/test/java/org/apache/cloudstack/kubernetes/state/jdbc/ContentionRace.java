@@ -137,7 +137,7 @@ final class ContentionRace {
                         }
                     });
             ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(
-                    new KubernetesClusterStateDao<>(Fixtures.MACHINE, () -> unclosable).withHistory((long) jvm));
+                    new KubernetesClusterStateDao<>(Fixtures.MACHINE, () -> unclosable));
             for (int i = 0; i < rounds; i++) {
                 start.await(2, TimeUnit.MINUTES);
                 int r = round.get() - 1;

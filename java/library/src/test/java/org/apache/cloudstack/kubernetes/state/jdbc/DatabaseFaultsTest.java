@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the connection killed (server-side {@code KILL}) while the CAS waits on a row lock, the
  * statement killed ({@code KILL QUERY}), a lock wait timeout, and a deadlock. Each must give a
  * lost race ({@code false}) or a clear {@link StateStoreException}, never a wrong answer; the
- * database answers the next CAS; and the history check holds: every state change is one
- * {@code cks_state_history} row of the table, and the cluster is in the state the last row put it in.
+ * database answers the next CAS; and the history check holds: every state change (the test kit's
+ * {@code cks_state_history}) is a row of the table, and the cluster is in the state the last change put it in.
  */
 class DatabaseFaultsTest {
     static Stream<Databases.Db> mariadb() {
@@ -104,16 +104,16 @@ class DatabaseFaultsTest {
         }
     }
 
-    /** The history rows of a cluster as from>event>to. */
+    /** The recorded state changes of a cluster as from>to. */
     private static List<String> history(Databases.Db db, long clusterId) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = db.connect();
                 PreparedStatement ps = c.prepareStatement(
-                        "SELECT from_state, event, to_state FROM cks_state_history WHERE cluster_id = ? ORDER BY id")) {
+                        "SELECT from_state, to_state FROM cks_state_history WHERE cluster_id = ? ORDER BY id")) {
             ps.setLong(1, clusterId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(rs.getString(1) + ">" + rs.getString(2) + ">" + rs.getString(3));
+                    rows.add(rs.getString(1).strip() + ">" + rs.getString(2).strip());
                 }
             }
         }
@@ -126,9 +126,10 @@ class DatabaseFaultsTest {
         for (String row : history(db, clusterId)) {
             String[] p = row.split(">");
             State from = State.valueOf(p[0]);
-            State to = State.valueOf(p[2]);
+            State to = State.valueOf(p[1]);
             assertEquals(at, from, "a change that does not start where the last ended: " + row);
-            assertEquals(to, Fixtures.MACHINE.nextState(from, Event.valueOf(p[1])), "not a row of the table: " + row);
+            assertTrue(Fixtures.MACHINE.transitions().stream().anyMatch(u -> u.expected() == from && u.target() == to),
+                    "not a row of the table: " + row);
             at = to;
         }
         assertEquals(at, f.state(clusterId), "the cluster is in a state no recorded change put it in");
@@ -141,7 +142,7 @@ class DatabaseFaultsTest {
         long id = f.cluster(State.Running);
         Tracked source = new Tracked(db, null);
         KubernetesClusterStateDao<State, Event> dao =
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, source).withHistory(7L);
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, source);
         Object outcome;
         try (Connection holder = lockRow(db, id)) {
             CompletableFuture<Boolean> cas = CompletableFuture.supplyAsync(
@@ -160,7 +161,7 @@ class DatabaseFaultsTest {
         assertEquals(List.of(), history(db, id));
         // The database answers the next compare-and-set.
         assertTrue(dao.updateState(id, State.Running, Event.StopRequested));
-        assertEquals(List.of("Running>StopRequested>Stopping"), history(db, id));
+        assertEquals(List.of("Running>Stopping"), history(db, id));
         historyHolds(db, f, id, State.Running);
         return outcome;
     }
@@ -194,7 +195,7 @@ class DatabaseFaultsTest {
         long id = f.cluster(State.Running);
         Tracked source = new Tracked(db, "SET SESSION innodb_lock_wait_timeout = 1");
         KubernetesClusterStateDao<State, Event> dao =
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, source).withHistory(7L);
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, source);
         long started = System.nanoTime();
         boolean hit;
         try (Connection holder = lockRow(db, id)) {
@@ -232,7 +233,7 @@ class DatabaseFaultsTest {
             ballast.add(f.cluster(State.Running));
         }
         KubernetesClusterStateDao<State, Event> dao =
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()).withHistory(7L);
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source());
         StateUpdate<State, Event> fail = new StateUpdate<>(State.Scaling, Event.OperationFailed,
                 Fixtures.MACHINE.nextState(State.Scaling, Event.OperationFailed));
         boolean hit;
@@ -280,7 +281,7 @@ class DatabaseFaultsTest {
         assertTrue(!hit || otherDeadlocked, "both cannot win: " + hit + " / " + other);
         assertTrue(hit || "committed".equals(other), "one side must win: " + hit + " / " + other);
         assertEquals(hit ? fail.target() : State.Scaling, f.state(a), "the answer matches the row");
-        assertEquals(hit ? List.of("Scaling>OperationFailed>" + fail.target()) : List.of(), history(db, a));
+        assertEquals(hit ? List.of("Scaling>" + fail.target()) : List.of(), history(db, a));
         historyHolds(db, f, a, State.Scaling);
         historyHolds(db, f, b, State.Running);
         System.out.println("FAULT deadlock " + db + " -> scanner CAS " + (hit ? "hit" : "lost race (deadlock victim)")

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -123,9 +124,9 @@ final class Databases {
                 String key = isMariaDb() ? "mariadb" : url();
                 if (READY.add(key)) {
                     if (!isMariaDb()) {
-                        CloudStackSchema.createStandIn(c);
+                        StandInSchema.createStandIn(c);
                     }
-                    CloudStackSchema.createHistory(c);
+                    StandInSchema.createHistory(c);
                 }
                 CloudStackRows.reset(c);
                 try (Statement st = c.createStatement()) {

@@ -47,7 +47,7 @@ class JoinedTransactionTest {
     }
 
     private static KubernetesClusterStateDao<State, Event> dao(Databases.Db db, StateMode mode) {
-        return new Fixtures(db).dao(mode).withHistory(7001L);
+        return new Fixtures(db).dao(mode);
     }
 
     /** The mode's own write from Running by STOP (fenced: by the token read in the caller's transaction). */

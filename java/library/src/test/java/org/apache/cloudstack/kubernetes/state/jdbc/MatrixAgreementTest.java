@@ -41,7 +41,7 @@ class MatrixAgreementTest {
         State[] states = State.values();
         Event[] events = Event.values();
         KubernetesClusterStateDao<State, Event> dao =
-                new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source()).withHistory(1L);
+                new KubernetesClusterStateDao<>(Fixtures.MACHINE, db.source());
         ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(dao);
         long[] ids = new long[CLUSTERS];
         Map<Long, Integer> index = new HashMap<>();
@@ -124,11 +124,11 @@ class MatrixAgreementTest {
             out.add("final " + i + " " + f.state(ids[i]));
         }
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
-                "SELECT cluster_id, from_state, event, to_state FROM cks_state_history ORDER BY id")) {
+                "SELECT cluster_id, from_state, to_state FROM cks_state_history ORDER BY id")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add("history " + index.get(rs.getLong(1)) + " " + rs.getString(2) + " " + rs.getString(3) + " "
-                            + rs.getString(4));
+                    out.add("history " + index.get(rs.getLong(1)) + " " + rs.getString(2).strip() + " "
+                            + rs.getString(3).strip());
                 }
             }
         }

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,7 +41,7 @@ class PrimaryKeysTest {
         List<String> missing = new ArrayList<>();
         try (Connection c = db.connect()) {
             CloudStackSchema.migrateUp(c);
-            List<String> tables = new ArrayList<>(CloudStackSchema.STANDIN_TABLES);
+            List<String> tables = new ArrayList<>(StandInSchema.TABLES);
             tables.add("cks_state_history");
             for (String table : tables) {
                 if (!hasPrimaryKey(c, table)) {

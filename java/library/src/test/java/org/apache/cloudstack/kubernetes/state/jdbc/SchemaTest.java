@@ -10,12 +10,18 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
+import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The stand-in runs (twice) on H2, and every column it has is CloudStack's: the same name and type
@@ -28,8 +34,8 @@ class SchemaTest {
     void theStandInIsIdempotentAndHasWhatTheLibraryReads() throws SQLException {
         H2.reset();
         try (Connection c = H2.connect()) {
-            CloudStackSchema.createStandIn(c); // again: CREATE TABLE IF NOT EXISTS
-            CloudStackSchema.createHistory(c);
+            StandInSchema.createStandIn(c); // again: CREATE TABLE IF NOT EXISTS
+            StandInSchema.createHistory(c);
             Map<String, String> cluster = columns(c, "kubernetes_cluster");
             assertEquals("CHAR(32)", cluster.get("state"));
             assertTrue(cluster.keySet().containsAll(List.of("uuid", "cluster_type", "name", "created", "removed", "gc",
@@ -40,11 +46,34 @@ class SchemaTest {
                     "job_executing_msid", "job_complete_msid", "created", "last_updated", "removed")));
             assertTrue(columns(c, "mshost").keySet().containsAll(List.of("msid", "runid", "name", "state", "last_update",
                     "removed")));
-            assertTrue(columns(c, "cks_state_history").keySet().containsAll(List.of("cluster_id", "from_state",
-                    "to_state", "event", "msid", "at")));
+            assertEquals(Set.of("id", "cluster_id", "from_state", "to_state", "at"),
+                    columns(c, "cks_state_history").keySet());
+            for (String table : StandInSchema.TABLES) {
+                assertTrue(CloudStackSchema.tableExists(c, table), table);
+            }
         }
-        assertEquals(7, CloudStackSchema.statements(CloudStackSchema.STANDIN_RESOURCE).size(), "seven tables");
-        assertEquals(7, CloudStackSchema.STANDIN_TABLES.size(), "each table emptied by the tests");
+        assertEquals(7, StandInSchema.TABLES.size(), "each table emptied by the tests");
+    }
+
+    /** The harness's history: every state change, whoever writes it, in the writer's transaction. */
+    @ParameterizedTest(name = "{0}: the history trigger records each state change, in its transaction")
+    @MethodSource("org.apache.cloudstack.kubernetes.state.jdbc.Databases#perDatabase")
+    void theHistoryTriggerRecordsEveryStateChange(Databases.Db db) throws SQLException {
+        db.reset();
+        Fixtures f = new Fixtures(db);
+        long id = f.cluster(State.Running);
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE kubernetes_cluster SET state = 'Stopping' WHERE id = " + id);
+            st.executeUpdate("UPDATE kubernetes_cluster SET name = 'renamed' WHERE id = " + id);
+            st.executeUpdate("UPDATE kubernetes_cluster SET state = 'Stopping' WHERE id = " + id);
+            c.setAutoCommit(false);
+            st.executeUpdate("UPDATE kubernetes_cluster SET state = 'Stopped' WHERE id = " + id);
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+        assertEquals(1, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id));
+        assertEquals(1, f.count("SELECT COUNT(*) FROM cks_state_history WHERE cluster_id = " + id
+                + " AND from_state = 'Running' AND to_state = 'Stopping'"));
     }
 
     @Test
@@ -54,7 +83,7 @@ class SchemaTest {
         cloudstack.reset();
         List<String> differences = new ArrayList<>();
         try (Connection standIn = H2.connect(); Connection real = cloudstack.connect()) {
-            for (String table : CloudStackSchema.STANDIN_TABLES) {
+            for (String table : StandInSchema.TABLES) {
                 Map<String, String> theirs = columns(real, table);
                 assertFalse(theirs.isEmpty(), "CloudStack's database has " + table);
                 columns(standIn, table).forEach((column, type) -> {

@@ -10,9 +10,10 @@ import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 
 /**
- * Checks the recorded state changes: each is a row of the table, each starts where the previous
- * change of its cluster ended, and the last ends in the state the cluster shows now. A blind
- * write, a lost update or a change outside the table breaks one of these.
+ * Checks the recorded state changes (every UPDATE that changed a state, whoever made it: the test
+ * kit's history trigger): each is a row of the table, each starts where the previous change of its
+ * cluster ended, and the last ends in the state the cluster shows now. A change outside the table
+ * (a blind write of a stale state included) breaks one of these.
  */
 final class HistoryCheck {
     private HistoryCheck() {
@@ -29,12 +30,12 @@ final class HistoryCheck {
         for (String[] row : history) {
             long id = Long.parseLong(row[0]);
             State from = machine.state(row[1]);
-            Event event = Event.valueOf(row[2]);
-            State to = machine.state(row[3]);
-            if (machine.nextState(from, event) != to || !row[1].equals(last.get(id))) {
+            State to = machine.state(row[2]);
+            boolean tableRow = machine.transitions().stream().anyMatch(u -> u.expected() == from && u.target() == to);
+            if (!tableRow || !row[1].equals(last.get(id))) {
                 illegal++;
             }
-            last.put(id, row[3]);
+            last.put(id, row[2]);
         }
         for (Map.Entry<Long, String> e : finalStates.entrySet()) {
             if (!e.getValue().equals(last.get(e.getKey()))) {

@@ -72,11 +72,10 @@ public final class ServerProcess {
             ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class)
                     .withMode(s.mode()).withHeartbeatThreshold(threshold);
             ManagementServer server = new ManagementServer(s.index(), s.msid(), s.runid());
-            KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source())
-                    .withHistory(s.msid());
+            KubernetesClusterStateDao<State, Event> dao = new KubernetesClusterStateDao<>(machine, db.source());
             ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(dao);
             ClusterStateScanner<State, Event> statusScanner = new ClusterStateScanner<>(
-                    new KubernetesClusterStateDao<>(machine, db.source()).withHistory(s.msid()),
+                    new KubernetesClusterStateDao<>(machine, db.source()),
                     () -> Owner.of(s.msid(), s.runid()));
             LoggedActions events = new LoggedActions(log);
             InvariantMonitor local = new InvariantMonitor(); // the parent judges from the logs

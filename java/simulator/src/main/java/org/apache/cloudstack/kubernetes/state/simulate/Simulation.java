@@ -200,7 +200,7 @@ public final class Simulation {
     private void judgingPasses(ClusterStateMachine<State, Event> machine, SimulationDatabase db) {
         ManagementServer judge = new ManagementServer(-1, MSID_BASE, 1);
         ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(
-                new KubernetesClusterStateDao<>(machine, db.source()).withHistory(MSID_BASE),
+                new KubernetesClusterStateDao<>(machine, db.source()),
                 () -> Owner.of(MSID_BASE, 1));
         ScannerStats stats = driver.judgingStats();
         ScannerRunner passes = new ScannerRunner(judge, scanner, driver.judgingMonitor(), stats, false);

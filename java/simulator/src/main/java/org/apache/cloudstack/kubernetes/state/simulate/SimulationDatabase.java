@@ -200,15 +200,13 @@ final class SimulationDatabase implements AutoCloseable {
         return out;
     }
 
-    /** Every recorded change, in order: cluster id, from, event, to. */
+    /** Every recorded state change (the test kit's history trigger), in order: cluster id, from, to. */
     List<String[]> history() throws SQLException {
         List<String[]> out = new ArrayList<>();
         try (Connection c = open(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT cluster_id, from_state, event, to_state FROM cks_state_history"
-                     + " ORDER BY id")) {
+             ResultSet rs = st.executeQuery("SELECT cluster_id, from_state, to_state FROM cks_state_history ORDER BY id")) {
             while (rs.next()) {
-                out.add(new String[] {Long.toString(rs.getLong(1)), rs.getString(2).strip(), rs.getString(3),
-                    rs.getString(4).strip()});
+                out.add(new String[] {Long.toString(rs.getLong(1)), rs.getString(2).strip(), rs.getString(3).strip()});
             }
         }
         return out;

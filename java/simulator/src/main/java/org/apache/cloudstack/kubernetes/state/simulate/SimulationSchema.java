@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 
 /** The simulation's tables: made only on an empty database or a previous run's, never on anyone else's data. */
 final class SimulationSchema {
@@ -35,10 +36,10 @@ final class SimulationSchema {
                 }
                 st.execute("CREATE TABLE IF NOT EXISTS " + MARKER_TABLE + " (id int PRIMARY KEY)");
             }
-            CloudStackSchema.createStandIn(c);
-            CloudStackSchema.createHistory(c);
+            StandInSchema.createStandIn(c);
+            StandInSchema.createHistory(c);
             st.execute("DELETE FROM cks_state_history");
-            for (String table : CloudStackSchema.STANDIN_TABLES) {
+            for (String table : StandInSchema.TABLES) {
                 st.execute("DELETE FROM " + table);
             }
         }

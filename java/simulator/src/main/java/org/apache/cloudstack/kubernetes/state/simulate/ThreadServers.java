@@ -93,7 +93,7 @@ final class ThreadServers implements ServerDriver {
 
     private KubernetesClusterStateDao<State, Event> dao(ClusterStateMachine<State, Event> machine,
             ManagementServer server) {
-        return new KubernetesClusterStateDao<>(machine, db.source()).withHistory(server.msid);
+        return new KubernetesClusterStateDao<>(machine, db.source());
     }
 
     private void heartbeat(ManagementServer server) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class NoSecretPrintedTest {
     static void databases() throws SQLException {
         ToolDatabase.MARIADB.reset();
         try (Connection c = DriverManager.getConnection(H2_URL, USER, RIGHT)) {
-            CloudStackSchema.createStandIn(c);
+            StandInSchema.createStandIn(c);
         }
     }
 

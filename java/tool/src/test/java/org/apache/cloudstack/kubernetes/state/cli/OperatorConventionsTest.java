@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,7 +84,7 @@ class OperatorConventionsTest {
         String url = "jdbc:h2:file:" + dir.resolve("cloud") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE";
         long stuck;
         try (Connection c = DriverManager.getConnection(url)) {
-            CloudStackSchema.createStandIn(c);
+            StandInSchema.createStandIn(c);
             CloudStackRows.release(c, CloudStackRows.RELEASE);
             stuck = CloudStackRows.on(c).cluster("stuck", "Scaling");
         }

@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
+import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 
 /**
  * The databases the tool's tests run on: embedded H2 (the stand-in of CloudStack's tables), and
@@ -85,13 +86,13 @@ public enum ToolDatabase {
     void reset() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             if (this == H2) {
-                CloudStackSchema.createStandIn(c);
+                StandInSchema.createStandIn(c);
             }
             if (org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.stage(c)
                     != org.apache.cloudstack.kubernetes.state.jdbc.FencedMigration.Stage.COMPAT) {
                 CloudStackSchema.migrateDown(c);
             }
-            CloudStackSchema.createHistory(c);
+            StandInSchema.createHistory(c);
             st.execute("DELETE FROM cks_state_history");
             CloudStackRows.reset(c);
         }

@@ -1,7 +1,7 @@
 -- Copyright 2025-2026 The cks-state authors
 -- SPDX-License-Identifier: Apache-2.0
--- H2's stand-in of the Apache CloudStack tables cks-state reads and writes, for a database that is
--- not CloudStack's: H2 (embedded) and the simulator's own scratch databases. A deployment, and the
+-- The test kit's stand-in of the Apache CloudStack tables cks-state reads and writes, for a database
+-- that is not CloudStack's: H2 (embedded) and the simulator's own scratch databases (StandInSchema). A deployment, and the
 -- MariaDB tests, have CloudStack's own tables (scripts/cloudstack-db.sh builds them from CloudStack's
 -- SQL), where this file is never run. The columns it has carry CloudStack 4.22's names and types
 -- (SchemaTest compares them with CloudStack's database). Runs unchanged on MariaDB / MySQL and on
