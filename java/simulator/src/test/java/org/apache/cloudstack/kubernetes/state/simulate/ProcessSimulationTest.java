@@ -42,7 +42,7 @@ class ProcessSimulationTest {
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(StateMode.class)
     void serversAsProcessesSurviveKillsAndPauses(StateMode mode) throws Exception {
-        String url = SimulationDatabase.url(ToolDatabase.MARIADB);
+        String url = SimulateUrl.of(ToolDatabase.MARIADB);
         // A stock server: the pools must fit MariaDB's default (a script that raises it hides eager pools).
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
                 java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT @@max_connections")) {

@@ -29,7 +29,7 @@ class SimulateCommandTest {
             String[] args = db == ToolDatabase.H2
                     ? new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200"}
                     : new String[] {"simulate", "--quiet", "--format", "json", "--seed", seed, "--operations", "200",
-                        "--jdbc-url", SimulationDatabase.url(db)};
+                        "--jdbc-url", SimulateUrl.of(db)};
             ToolRun run = ToolRun.on(SimulatorMain.commandLine(), args);
             assertEquals(0, run.code(), run.out() + run.err());
             String json = run.out();

@@ -5,12 +5,12 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import org.apache.cloudstack.kubernetes.state.cli.ToolDatabase;
 
 /** Where simulate runs in the tests: scripts/mariadb.sh's own database for simulate runs, beside the tool's. */
-final class SimulationDatabase {
-    private SimulationDatabase() {
+final class SimulateUrl {
+    private SimulateUrl() {
     }
 
     /** The URL simulate is given on this database; null on H2 (simulate's embedded default). */
-    static String url(ToolDatabase db) {
+    static String of(ToolDatabase db) {
         return db == ToolDatabase.H2 ? null : db.url().replaceFirst("/cloud\\?", "/cks_sim?");
     }
 }
