@@ -174,7 +174,7 @@ pub(crate) fn scale_message(
     run(&mut env, std::ptr::null_mut(), |env| {
         let kind = codec::scale_kind("scaleKind", scale_kind)?;
         let state = codec::state("startedState", started)?;
-        let message = match codec::optional_state("nowState", now)? {
+        let message = match codec::optional("nowState", now, codec::state)? {
             None => cks_state::scaling::ScaleRefusal { kind, state }.to_string(),
             Some(now) => cks_state::scaling::TakenSince { kind, now }.to_string(),
         };

@@ -36,32 +36,21 @@ pub(crate) fn state_at(argument: &'static str, index: usize, code: i64) -> Bridg
         .ok_or_else(|| bad_element(argument, index, format!("unknown state code {code}")))
 }
 
-/// A state or -1 for none.
-pub(crate) fn optional_state(
+/// A code or -1 for none, read by `read` (`state`, `event`).
+pub(crate) fn optional<T>(
     argument: &'static str,
     code: i32,
-) -> Result<Option<State>, CoreError> {
+    read: fn(&'static str, i32) -> Result<T, CoreError>,
+) -> Result<Option<T>, CoreError> {
     if code == NONE {
         Ok(None)
     } else {
-        state(argument, code).map(Some)
+        read(argument, code).map(Some)
     }
 }
 
 pub(crate) fn event(argument: &'static str, code: i32) -> Result<Event, CoreError> {
     Event::from_code(code).ok_or_else(|| unknown(argument, "event", code))
-}
-
-/// An event or -1 for none.
-pub(crate) fn optional_event(
-    argument: &'static str,
-    code: i32,
-) -> Result<Option<Event>, CoreError> {
-    if code == NONE {
-        Ok(None)
-    } else {
-        event(argument, code).map(Some)
-    }
 }
 
 pub(crate) fn operation(argument: &'static str, code: i32) -> Result<Operation, CoreError> {

@@ -96,7 +96,7 @@ fn hold(
         version,
         held: JNI_FALSE,
     };
-    let moved_to = codec::optional_state(moved.0, moved.1)?;
+    let moved_to = codec::optional(moved.0, moved.1, codec::state)?;
     Ok(Some(Hold::checked(moved.0, row.token(machine)?, moved_to)?))
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn write_shape_error(
                 state: codec::state("targetState", target_state)?,
                 version: version("targetVersion", target_version)?,
             },
-            event: codec::optional_event("event", event)?,
+            event: codec::optional("event", event, codec::event)?,
             owner: (owner != JNI_FALSE).then_some(CALLER),
         };
         match machine.check_write(&write) {
