@@ -13,7 +13,7 @@ use super::operations::{machine, CALLER};
 use cks_state::write::{Token, Write};
 
 /// A version as the host holds it: any non-negative number (the rule judges its range).
-fn version(argument: &'static str, value: jlong) -> BridgeResult<u64> {
+fn non_negative(argument: &'static str, value: jlong) -> BridgeResult<u64> {
     u64::try_from(value).map_err(|_| BridgeError::Input(format!("{argument}: {value} is negative")))
 }
 
@@ -35,11 +35,11 @@ pub(crate) fn write_shape_error(
         let write = Write {
             expected: Token {
                 state: codec::state("expectedState", expected_state)?,
-                version: version("expectedVersion", expected_version)?,
+                version: non_negative("expectedVersion", expected_version)?,
             },
             target: Token {
                 state: codec::state("targetState", target_state)?,
-                version: version("targetVersion", target_version)?,
+                version: non_negative("targetVersion", target_version)?,
             },
             event: codec::optional("event", event, codec::event)?,
             owner: (owner != JNI_FALSE).then_some(CALLER),

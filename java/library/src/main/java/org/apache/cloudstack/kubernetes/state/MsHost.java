@@ -4,7 +4,6 @@ package org.apache.cloudstack.kubernetes.state;
 
 import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
-
 /**
  * A management server as {@code mshost} shows it; {@code heartbeatAgeSeconds} is computed by the
  * database ({@code TIMESTAMPDIFF(SECOND, last_update, NOW())}), never by a local clock.

@@ -13,6 +13,10 @@ final class WriteShape {
     /** What {@code write} breaks of the shape of mode {@code modeCode}, or null. */
     static <S extends Enum<S>, E extends Enum<E>> String error(int modeCode, int profileCode, EnumBinding<S> states,
             EnumBinding<E> events, StateWrite<S, E> write) {
+        // The host marks a compat token by carrying no version; the core's compat tokens carry 0.
+        if (write.versioned() && modeCode == NativeCodes.MODE_COMPAT) {
+            return "a compat write compares and stores no version";
+        }
         Token<S> from = write.expected();
         Token<S> to = write.target();
         int event = write.event() == null ? NativeBridge.NONE : events.code(write.event(), "write.event");

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo;
+import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
  * Finds the IN_PROGRESS ({@code job_status = 0}) async jobs that act on Kubernetes clusters, with
@@ -51,10 +52,7 @@ public final class AsyncJobLookup {
 
     /** A lookup of the jobs of {@code commands}. */
     public AsyncJobLookup(ClusterCommandSet commands) {
-        if (commands == null) {
-            throw new IllegalArgumentException("commands is null");
-        }
-        this.commands = commands;
+        this.commands = Arguments.required(commands, "commands");
         String clusterJob = clusterJob(commands);
         this.jobsSql = "SELECT id, instance_id, CASE WHEN instance_id IS NULL THEN job_cmd_info END"
                 + " FROM async_job WHERE job_status = " + IN_PROGRESS + " AND " + clusterJob + " ORDER BY id";

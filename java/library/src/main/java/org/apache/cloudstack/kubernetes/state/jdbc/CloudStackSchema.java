@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -205,16 +204,5 @@ public final class CloudStackSchema {
     private static List<String> present(Connection c) throws SQLException {
         Set<String> columns = TableColumns.of(c, "kubernetes_cluster");
         return FENCE_COLUMNS.stream().filter(columns::contains).toList();
-    }
-
-    private static void run(Connection connection, List<String> statements) throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            for (String sql : statements) {
-                st.execute(sql);
-            }
-        }
-        if (!connection.getAutoCommit()) {
-            connection.commit();
-        }
     }
 }

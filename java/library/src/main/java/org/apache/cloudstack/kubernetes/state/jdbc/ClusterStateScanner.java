@@ -126,10 +126,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
      * that a command CloudStack adds or renames holds its cluster without a change here.
      */
     public void setClusterCommands(ClusterCommandSet commands) {
-        if (commands == null) {
-            throw new IllegalArgumentException("commands is null");
-        }
-        this.jobLookup = new AsyncJobLookup(commands);
+        this.jobLookup = new AsyncJobLookup(Arguments.required(commands, "commands"));
         LOG.info("Status scanner: jobs that hold a Kubernetes cluster: {}", commands.describe());
     }
 

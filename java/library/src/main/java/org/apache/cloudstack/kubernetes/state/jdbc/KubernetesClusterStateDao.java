@@ -20,10 +20,11 @@ import org.apache.logging.log4j.Logger;
 /**
  * The only writer of {@code kubernetes_cluster.state}: a compare-and-set that replaces CloudStack's
  * {@code KubernetesClusterDaoImpl.updateState} (which wrote by id alone and always returned true).
- * The machine's {@link StateMode} picks the SQL, and only the SQL: COMPAT {@value #CAS_SQL}; FENCED
+ * A write of the machine's {@link StateMode} runs its SQL: COMPAT {@value #CAS_SQL}; FENCED
  * {@value #FENCED_CAS_SQL}, storing the next version and the write's owner (NULL releases). A write
- * of another shape than the core's (not a table transition, a version that does not grow, a mode's
- * write in the other mode) is refused: false, no SQL. Why a hit never depends on found vs affected
+ * of another shape than the core's for that mode ({@code ClusterStateMachine.shapeError}: not a table
+ * transition, a version not bumped by exactly one, a mode's write in the other mode) is refused:
+ * false, no SQL. Why a hit never depends on found vs affected
  * rows, and why a lost race is a miss, not an error: the package documentation. Thread-safe: every
  * call uses its own connection.
  */

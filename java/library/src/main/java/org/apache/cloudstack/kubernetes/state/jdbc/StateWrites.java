@@ -40,8 +40,16 @@ final class StateWrites {
                     expected, released, machine.mode().label());
             return false;
         }
-        return !fenced || valid(clusterId, new StateWrite<>(expected, released, null, null),
-                machine.shapeError(new StateWrite<S, E>(expected, released, null, null)));
+        if (!fenced) {
+            return true;
+        }
+        if (!released.versioned() || !expected.versioned()) {
+            LOG.warn("Kubernetes cluster {}: removal at {} released as {} compares no version; not written", clusterId,
+                    expected, released);
+            return false;
+        }
+        StateWrite<S, E> release = new StateWrite<>(expected, released, null, null);
+        return valid(clusterId, release, machine.shapeError(release));
     }
 
     private static boolean valid(long clusterId, StateWrite<?, ?> w, String shapeError) {

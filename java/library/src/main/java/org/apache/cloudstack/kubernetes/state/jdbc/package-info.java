@@ -33,9 +33,9 @@
  * <h2>Why the compare-and-set does not depend on found rows vs affected rows</h2>
  * MySQL and MariaDB report 0 "affected" rows for an UPDATE that writes the value already stored,
  * unless the client asks for found rows (MariaDB Connector/J {@code useAffectedRows=false}, its
- * default). A compat write is a transition of the table, and the table has no self-loop (the DAO
- * refuses a same-state compat write without SQL): its new state differs from the state the WHERE
- * clause matched. A fenced write (a transition, or a PROCEED that keeps the state) always stores
+ * default). A compat write is a transition of the table that moves the state (the core's one
+ * shape rule: compat never writes a self-loop row such as Running -OperationSucceeded-> Running, and
+ * both stores refuse one without SQL): its new state differs from the state the WHERE clause matched. A fenced write (a transition, or a PROCEED that keeps the state) always stores
  * the next version. Either way a matched row is a changed row, and both driver settings report 1
  * for a hit, 0 for a miss. The tests run both settings on MariaDB and both READ COMMITTED and REPEATABLE READ
  * on both databases.

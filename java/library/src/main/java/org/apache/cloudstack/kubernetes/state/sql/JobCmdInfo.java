@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.sql;
 
-
 /**
  * A tiny, tolerant reader of {@code async_job.job_cmd_info}: the JSON object of an API command's
  * parameters. For the CKS cluster commands its top-level {@code "id"} member is the cluster's

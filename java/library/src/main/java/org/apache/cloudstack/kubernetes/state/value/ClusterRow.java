@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * A cluster row as read: its token (state, and the version in fenced mode) and the owner of the
  * operation holding it (null: free, and always in compat mode).

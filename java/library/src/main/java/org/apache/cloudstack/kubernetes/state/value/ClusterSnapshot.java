@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /** A candidate cluster as the status scanner read it: its id and its row. */
 public record ClusterSnapshot<S>(long id, ClusterRow<S> row) {
     public ClusterSnapshot {

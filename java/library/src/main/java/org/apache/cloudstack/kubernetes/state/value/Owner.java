@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * Who holds a cluster's current operation: the management server ({@code mshost.msid}) by its
  * process epoch ({@code mshost.runid}, new at every start) and the operation's async job

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * The newest CloudStack names of a Kubernetes cluster's states and events (15 states, 14 events),
  * for tests and the command-line tool (named apart from CloudStack's own {@code KubernetesCluster}). Declared in the order of {@code spec/state-machine.tsv}:

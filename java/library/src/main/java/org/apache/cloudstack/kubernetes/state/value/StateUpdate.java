@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * One compare-and-set: move a cluster from {@code expected} to {@code target} by {@code event}.
  * The host applies it with {@code UPDATE ... WHERE id = ? AND state = expected}.

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * What a compare-and-set expects: the cluster's state and, in fenced mode, its {@code state_version}
  * as read ({@link #NO_VERSION} in compat mode, which compares the state only). Every fenced write

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.value;
 
-
 /**
  * What the status scanner counted of one cluster's VMs ({@code kubernetes_cluster_vm_map} joined
  * with {@code vm_instance}); the core's VM rule judges them.

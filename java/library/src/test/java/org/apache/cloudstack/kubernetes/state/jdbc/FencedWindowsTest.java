@@ -297,7 +297,7 @@ class FencedWindowsTest {
             assertTrue(start.complete(id, entry, Outcome.SUCCEEDED));
         }
     }
-    @ParameterizedTest(name = "{0} {1}: a worker that ends by an exception fails what it holds (its way out)")
+    @ParameterizedTest(name = "{0} {1}: failing what an operation holds (a worker's way out by an exception) releases it, once")
     @MethodSource("cases")
     void failingWhatIsHeldReleasesIt(Databases.Db db, StateMode mode) throws SQLException {
         ModeFixtures.resetMigrated(db);

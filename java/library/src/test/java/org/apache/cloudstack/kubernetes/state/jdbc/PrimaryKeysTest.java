@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Galera replicates only tables with a primary key safely (and many Galera setups force one): every
- * table the library writes or creates has one, the history table and the fenced schema included.
+ * table the library writes has one, with the fenced schema, and so does the simulator's history table.
  */
 class PrimaryKeysTest {
     static java.util.stream.Stream<Databases.Db> perDatabase() {

@@ -47,7 +47,9 @@ class WriteShapeTest {
             out.put(new StateWrite<>(Token.of(State.Running), Token.of(State.Running), Event.OperationSucceeded, null),
                     "a compat write moves the state");
             out.put(new StateWrite<>(new Token<>(State.Running, 0), new Token<>(State.Stopping, 1), Event.StopRequested,
-                    null), "a compat write keeps the version");
+                    null), "a compat write compares and stores no version");
+            out.put(new StateWrite<>(new Token<>(State.Running, 0), new Token<>(State.Stopping, 0), Event.StopRequested,
+                    null), "a compat write compares and stores no version");
             out.put(new StateWrite<>(Token.of(State.Running), Token.of(State.Stopped), Event.StopRequested, null),
                     "a state change is a row of the table");
         } else {
@@ -77,6 +79,14 @@ class WriteShapeTest {
             assertEquals(w.getValue(), machine.shapeError(w.getKey()), w.getKey().toString());
             assertFalse(dao.apply(id, w.getKey()), w.getKey().toString());
             assertFalse(memory.apply(inMemory, w.getKey()), w.getKey().toString());
+        }
+        // A removal's release: compat releases nothing; fenced, a versioned release of the same state.
+        Token<State> at = mode == StateMode.FENCED ? new Token<>(State.Running, 0) : Token.of(State.Running);
+        Token<State> wrongRelease = mode == StateMode.FENCED ? Token.of(State.Running) : new Token<>(State.Running, 1);
+        assertFalse(dao.removeAt(id, at, wrongRelease));
+        assertFalse(memory.removeAt(inMemory, at, wrongRelease));
+        if (mode == StateMode.FENCED) {
+            assertFalse(dao.removeAt(id, at, new Token<>(State.Stopped, 1)), "a release keeps the state");
         }
         assertEquals(0, counter.count(), "refused before any SQL");
         assertEquals(State.Running, f.state(id));

@@ -26,6 +26,9 @@ import picocli.CommandLine.Command;
             SchemaCommand.class,
         })
 public final class CksStateCommand implements Runnable {
+    /** The simulator's command, in the simulator's jar only. */
+    private static final String SIMULATE = "simulate";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -72,10 +75,8 @@ public final class CksStateCommand implements Runnable {
     /** {@code simulate} given to the operator's jar, which leaves the simulator out. */
     private static boolean asksForTheSimulator(CommandLine at, String[] args) {
         return at.getParent() == null && !at.getSubcommands().containsKey(SIMULATE)
-                && args.length > 0 && args[0].equals(SIMULATE);
+                && Arrays.asList(args).contains(SIMULATE);
     }
-
-    private static final String SIMULATE = "simulate";
 
     /** The messages of a failure and its causes, masked, each once (a cause's text often repeats its wrapper's). */
     static List<String> causes(Throwable e) {

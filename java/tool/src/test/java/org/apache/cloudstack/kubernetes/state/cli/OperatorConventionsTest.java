@@ -15,7 +15,6 @@ import java.sql.DriverManager;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.junit.jupiter.api.Test;
