@@ -35,18 +35,14 @@ final class StateWrites {
     static <S extends Enum<S>, E extends Enum<E>> boolean validRemoval(ClusterStateMachine<S, E> machine,
             long clusterId, Token<S> expected, Token<S> released) {
         boolean fenced = machine.mode() == StateMode.FENCED;
-        if (fenced != (released != null)) {
+        // Tokens that disagree on carrying a version make no write at all; the rest is the core's rule.
+        if (fenced != (released != null) || (released != null && released.versioned() != expected.versioned())) {
             LOG.warn("Kubernetes cluster {}: removal at {} released as {} is not a {} removal; not written", clusterId,
                     expected, released, machine.mode().label());
             return false;
         }
         if (!fenced) {
             return true;
-        }
-        if (!released.versioned() || !expected.versioned()) {
-            LOG.warn("Kubernetes cluster {}: removal at {} released as {} compares no version; not written", clusterId,
-                    expected, released);
-            return false;
         }
         StateWrite<S, E> release = new StateWrite<>(expected, released, null, null);
         return valid(clusterId, release, machine.shapeError(release));
