@@ -102,6 +102,11 @@ pub fn rust_profiles(spec: &Spec) -> String {
 pub fn java_profile(spec: &Spec) -> String {
     let profiles = by_code(spec);
     let labels: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    let newest = profiles
+        .iter()
+        .filter(|p| p.release.is_some())
+        .max_by_key(|p| p.release)
+        .expect("the spec has a profile of a release");
     let mut out = String::from(
         "// Copyright 2025-2026 The cks-state authors\n\
          // SPDX-License-Identifier: Apache-2.0\n\
@@ -131,12 +136,16 @@ pub fn java_profile(spec: &Spec) -> String {
          \x20   static Profile ofCode(int code) {{\n\
          \x20       for (Profile p : values()) {{\n            if (p.code == code) {{\n                return p;\n            }}\n        }}\n\
          \x20       throw new IllegalStateException(\"the native library answered an unknown profile \" + code);\n    }}\n\n\
+         \x20   /** The newest release's table ({}): what a host binds with no release to go by. */\n\
+         \x20   public static Profile newestRelease() {{\n        return {};\n    }}\n\n\
          \x20   /** The profile's name in {{@code spec/state-machine.tsv}} and on the command line. */\n\
          \x20   public String label() {{\n        return label;\n    }}\n\n\
          \x20   /** The profile named {{@code label}} (as in the table file), IAE if there is none. */\n\
          \x20   public static Profile fromLabel(String label) {{\n\
          \x20       for (Profile p : values()) {{\n            if (p.label.equals(label)) {{\n                return p;\n            }}\n        }}\n\
          \x20       throw new IllegalArgumentException(\"unknown profile '\" + label + \"' (expected {})\");\n    }}\n}}\n",
+        newest.name,
+        newest.constant(),
         labels.join(", ")
     );
     out

@@ -27,9 +27,12 @@ def cargo(*args):
 
 def crates():
     seen = {}
+    # The lock file's crates, downloaded and unpacked (a fresh CARGO_HOME has none): the tree below
+    # reads them, and crate_dir() their license texts.
+    cargo("fetch", "--locked")
     for target in TARGETS:
         # The native library is the JNI crate's build: its tree is what the .so links (the core with it).
-        out = cargo("tree", "--offline", "-p", "cks-state-jni", "-e", "normal,no-proc-macro", "--target", target,
+        out = cargo("tree", "--locked", "--offline", "-p", "cks-state-jni", "-e", "normal,no-proc-macro", "--target", target,
                     "--prefix", "none", "--format", "{p}|{l}")
         for row in out.splitlines():
             package, license_ = row.replace(" (*)", "").split("|")

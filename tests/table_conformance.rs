@@ -190,9 +190,12 @@ fn a_release_gets_the_table_of_its_line_and_a_release_outside_them_the_nearest()
         ([4, 22, 1, 1], Profile::CloudStack4_22, Known),
         ([4, 19, 1, 3], Profile::CloudStack4_20_0, Older),
         ([0, 0, 0, 0], Profile::CloudStack4_20_0, Older),
-        ([4, 23, 0, 0], Profile::CloudStack4_22, Newer),
-        ([5, 0, 0, 0], Profile::CloudStack4_22, Newer),
-        ([u16::MAX; 4], Profile::CloudStack4_22, Newer),
+        ([4, 23, 0, 0], Profile::CloudStack4_23, Known),
+        ([4, 23, 1, 0], Profile::CloudStack4_23, Known),
+        // The release after 4.23 is 24.0.0, a line of its own.
+        ([24, 0, 0, 0], Profile::CloudStack4_23, Newer),
+        ([5, 0, 0, 0], Profile::CloudStack4_23, Newer),
+        ([u16::MAX; 4], Profile::CloudStack4_23, Newer),
     ];
     for (release, profile, fit) in cases {
         assert_eq!(Profile::for_release(release), (profile, fit), "{release:?}");

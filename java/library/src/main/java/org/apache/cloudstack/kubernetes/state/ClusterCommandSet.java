@@ -59,13 +59,14 @@ public record ClusterCommandSet(String source, List<Command> commands) {
 
     /**
      * The cluster commands of the CloudStack release line whose table {@code profile} is: 4.20 has six,
-     * 4.21 added AddNodesToKubernetesClusterCmd and RemoveNodesFromKubernetesClusterCmd.
+     * 4.21 added AddNodesToKubernetesClusterCmd and RemoveNodesFromKubernetesClusterCmd (4.23's
+     * UpdateKubernetesClusterAffinityGroupCmd is synchronous: no job).
      */
     public static ClusterCommandSet ofReleaseLine(Profile profile) {
         Arguments.required(profile, "profile");
         return switch (profile) {
             case CLOUDSTACK_4_20_0, CLOUDSTACK_4_20_2 -> line("CloudStack 4.20's cluster commands", ClusterCommands.OF_4_20);
-            case CLOUDSTACK_4_21, CLOUDSTACK_4_22, ALERT_SCALING ->
+            case CLOUDSTACK_4_21, CLOUDSTACK_4_22, CLOUDSTACK_4_23, ALERT_SCALING ->
                     line("CloudStack 4.21 and later's cluster commands", ClusterCommands.OF_4_21);
         };
     }

@@ -67,9 +67,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         this.decodedEntries = base != null ? base.decodedEntries : new EntryCache<>(states.codeCount());
     }
 
-    /** Binds the host's enums with the newest release's profile (4.22), in compat mode. */
+    /** Binds the host's enums with the newest release's profile ({@link Profile#newestRelease()}), in compat mode. */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bind(Class<S> states, Class<E> events) {
-        return bind(states, events, Profile.CLOUDSTACK_4_22, StateMode.COMPAT);
+        return bind(states, events, Profile.newestRelease(), StateMode.COMPAT);
     }
 
     /** Binds the host's enums with {@code profile}, in compat mode. */

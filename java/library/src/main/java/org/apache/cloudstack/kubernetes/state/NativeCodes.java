@@ -10,6 +10,7 @@ final class NativeCodes {
     static final int PROFILE_CLOUDSTACK_4_20_0 = 2;
     static final int PROFILE_CLOUDSTACK_4_20_2 = 3;
     static final int PROFILE_CLOUDSTACK_4_21 = 4;
+    static final int PROFILE_CLOUDSTACK_4_23 = 5;
     static final int MODE_COMPAT = 0;
     static final int MODE_FENCED = 1;
     static final int ENTRY_TRANSITION = 0;

@@ -8,16 +8,18 @@ package org.apache.cloudstack.kubernetes.state;
  * {@code KubernetesCluster.s_fsm}, named after its line, and crosses JNI as its {@code profile} code.
  */
 public enum Profile {
-    /** The s_fsm of CloudStack 4.22.0.0 and its line's later releases, up to the next table's (rows: base, scale-stopped, nodes, self-loops). */
+    /** The s_fsm of CloudStack 4.22.0.0 and its line's later releases, up to the next table's (rows: base, scale-fails-to-alert, scale-stopped, nodes, self-loops). */
     CLOUDSTACK_4_22(NativeCodes.PROFILE_CLOUDSTACK_4_22, "4.22"),
-    /** A proposed table, of no release (rows: base, scale-stopped, nodes, self-loops, alert-scaling). */
+    /** A proposed table, of no release (rows: base, scale-fails-to-alert, scale-stopped, nodes, self-loops, alert-scaling). */
     ALERT_SCALING(NativeCodes.PROFILE_ALERT_SCALING, "alert-scaling"),
-    /** The s_fsm of CloudStack 4.20.0.0 and its line's later releases, up to the next table's (rows: base). */
+    /** The s_fsm of CloudStack 4.20.0.0 and its line's later releases, up to the next table's (rows: base, scale-fails-to-alert). */
     CLOUDSTACK_4_20_0(NativeCodes.PROFILE_CLOUDSTACK_4_20_0, "4.20.0"),
-    /** The s_fsm of CloudStack 4.20.2.0 and its line's later releases, up to the next table's (rows: base, scale-stopped). */
+    /** The s_fsm of CloudStack 4.20.2.0 and its line's later releases, up to the next table's (rows: base, scale-fails-to-alert, scale-stopped). */
     CLOUDSTACK_4_20_2(NativeCodes.PROFILE_CLOUDSTACK_4_20_2, "4.20.2"),
-    /** The s_fsm of CloudStack 4.21.0.0 and its line's later releases, up to the next table's (rows: base, nodes). */
-    CLOUDSTACK_4_21(NativeCodes.PROFILE_CLOUDSTACK_4_21, "4.21");
+    /** The s_fsm of CloudStack 4.21.0.0 and its line's later releases, up to the next table's (rows: base, scale-fails-to-alert, nodes). */
+    CLOUDSTACK_4_21(NativeCodes.PROFILE_CLOUDSTACK_4_21, "4.21"),
+    /** The s_fsm of CloudStack 4.23.0.0 and its line's later releases, up to the next table's (rows: base, scale-fails-to-running, scale-stopped, nodes, self-loops). */
+    CLOUDSTACK_4_23(NativeCodes.PROFILE_CLOUDSTACK_4_23, "4.23");
 
     private final int code;
     private final String label;
@@ -41,6 +43,11 @@ public enum Profile {
         throw new IllegalStateException("the native library answered an unknown profile " + code);
     }
 
+    /** The newest release's table (4.23): what a host binds with no release to go by. */
+    public static Profile newestRelease() {
+        return CLOUDSTACK_4_23;
+    }
+
     /** The profile's name in {@code spec/state-machine.tsv} and on the command line. */
     public String label() {
         return label;
@@ -53,6 +60,6 @@ public enum Profile {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown profile '" + label + "' (expected 4.22, alert-scaling, 4.20.0, 4.20.2, 4.21)");
+        throw new IllegalArgumentException("unknown profile '" + label + "' (expected 4.22, alert-scaling, 4.20.0, 4.20.2, 4.21, 4.23)");
     }
 }

@@ -25,6 +25,8 @@ class ReleaseTableTest {
         table("4.20.3.0", Profile.CLOUDSTACK_4_20_2, ReleaseTable.Fit.KNOWN);
         table("4.21.0.0", Profile.CLOUDSTACK_4_21, ReleaseTable.Fit.KNOWN);
         table("4.22.0.0", Profile.CLOUDSTACK_4_22, ReleaseTable.Fit.KNOWN);
+        table("4.22.1.1", Profile.CLOUDSTACK_4_22, ReleaseTable.Fit.KNOWN);
+        table("4.23.0.0", Profile.CLOUDSTACK_4_23, ReleaseTable.Fit.KNOWN);
         // CloudStackVersion's other forms: three numbers, a branding, a snapshot.
         table("4.20.1", Profile.CLOUDSTACK_4_20_0, ReleaseTable.Fit.KNOWN);
         table("4.22.0.0-SNAPSHOT", Profile.CLOUDSTACK_4_22, ReleaseTable.Fit.KNOWN);
@@ -34,8 +36,9 @@ class ReleaseTableTest {
     @Test
     void aReleaseWithoutATableGetsTheNearestAndSaysSo() {
         table("4.19.1.3", Profile.CLOUDSTACK_4_20_0, ReleaseTable.Fit.OLDER);
-        table("4.23.0.0", Profile.CLOUDSTACK_4_22, ReleaseTable.Fit.NEWER);
-        assertTrue(ReleaseTable.of("4.23.0.0").describe().contains("4.23.0.0 is newer than every table"));
+        // The release after 4.23 is 24.0.0, and its version table holds three numbers.
+        table("24.0.0", Profile.CLOUDSTACK_4_23, ReleaseTable.Fit.NEWER);
+        assertTrue(ReleaseTable.of("24.0.0").describe().contains("24.0.0 is newer than every table"));
         assertTrue(ReleaseTable.of("4.19.1.3").describe().contains("4.19.1.3 is older than every table"));
         assertEquals("CloudStack 4.20.2.0's", ReleaseTable.of("4.20.2.0").describe());
     }

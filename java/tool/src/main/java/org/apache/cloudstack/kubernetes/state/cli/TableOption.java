@@ -69,7 +69,7 @@ final class TableOption {
     Resolved resolve() {
         Profile p = asked();
         return p != null ? new Resolved(p, "asked for")
-                : new Resolved(Profile.CLOUDSTACK_4_22, "the newest release's; give a database to use its release's");
+                : new Resolved(Profile.newestRelease(), "the newest release's; give a database to use its release's");
     }
 
     /**
@@ -106,14 +106,14 @@ final class TableOption {
         Optional<String> version = CloudStackRelease.current(c);
         if (version.isEmpty()) {
             refuseApply(apply, "the database records no CloudStack release (no Complete row in its version table)");
-            return new Resolved(Profile.CLOUDSTACK_4_22, "the database records no CloudStack release: the newest table");
+            return new Resolved(Profile.newestRelease(), "the database records no CloudStack release: the newest table");
         }
         ReleaseTable table;
         try {
             table = ReleaseTable.of(version.get());
         } catch (IllegalArgumentException e) {
             refuseApply(apply, "the database's CloudStack release '" + version.get() + "' is not a version the tool reads");
-            return new Resolved(Profile.CLOUDSTACK_4_22, "the database's release '" + version.get()
+            return new Resolved(Profile.newestRelease(), "the database's release '" + version.get()
                     + "' is not a version the tool reads: the newest table");
         }
         if (!table.known()) {

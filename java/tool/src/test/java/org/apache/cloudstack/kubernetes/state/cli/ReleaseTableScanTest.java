@@ -103,6 +103,11 @@ class ReleaseTableScanTest {
         build(db, "4.22.0.0");
         plans(db, "4.22.0.0", "4.22", List.of("Scaling -> Alert", "ScalingStoppedCluster -> Alert",
                 "Importing -> Running", "RemovingNodes -> Running"));
+        // 4.23 fails a scale back to Running (apache/cloudstack#12386).
+        build(db, "4.23.0.0");
+        plans(db, "4.23.0.0", "4.23", List.of("Scaling -> Running", "ScalingStoppedCluster -> Alert",
+                "Importing -> Running", "RemovingNodes -> Running"));
+        build(db, "4.22.0.0");
         ToolRun apply = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
         assertEquals(0, apply.code(), apply.err());
         assertEquals(List.of("Alert", "Alert", "Running", "Running"), List.copyOf(states(db).values()));
@@ -111,11 +116,12 @@ class ReleaseTableScanTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ToolDatabase.class)
     void aReleaseWithoutATableIsReadWithTheNearestAndNeverWritten(ToolDatabase db) throws SQLException {
-        build(db, "4.23.0.0");
+        // The release after 4.23 is 24.0.0: three numbers in its version table.
+        build(db, "24.0.0");
         Map<String, String> before = states(db);
         ToolRun read = ToolRun.of("scan", "--jdbc-url", db.url());
         assertEquals(0, read.code(), read.err());
-        assertTrue(read.out().contains("\ntable: 4.22 (the newest table: CloudStack 4.23.0.0 is newer than every table"
+        assertTrue(read.out().contains("\ntable: 4.23 (the newest table: CloudStack 24.0.0 is newer than every table"
                 + " of this library, from the version table)\n"), read.out());
         assertEquals(4, read.out().lines().filter(l -> l.contains(" -> ")).count(), read.out());
         for (String[] args : List.of(new String[] {"scan", "--apply"}, new String[] {"scan", "--fail-departed-jobs", "--apply"},
@@ -125,8 +131,8 @@ class ReleaseTableScanTest {
             ToolRun refused = ToolRun.of(command.toArray(new String[0]));
             assertEquals(1, refused.code(), refused.out());
             assertEquals("cks-state " + args[0] + ": --apply refused, nothing changed: the tool has no table of CloudStack"
-                    + " 4.23.0.0; name the table the management servers run with --profile (4.22, alert-scaling, 4.20.0,"
-                    + " 4.20.2, 4.21)\n", refused.err());
+                    + " 24.0.0; name the table the management servers run with --profile (4.22, alert-scaling, 4.20.0,"
+                    + " 4.20.2, 4.21, 4.23)\n", refused.err());
             assertEquals(before, states(db));
         }
         ToolRun schema = ToolRun.of("schema", "--jdbc-url", db.url());
@@ -147,6 +153,6 @@ class ReleaseTableScanTest {
         ToolRun unknown = ToolRun.of("scan", "--jdbc-url", db.url(), "--profile", "4.19");
         assertEquals(2, unknown.code());
         assertTrue(unknown.err().contains("unknown table '4.19' (expected auto, 4.22, alert-scaling, 4.20.0, 4.20.2,"
-                + " 4.21)"), unknown.err());
+                + " 4.21, 4.23)"), unknown.err());
     }
 }
