@@ -8,9 +8,11 @@ SIMULATOR_JAR := java/target/cks-state-simulator.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check lint cloudstack e2e-cloudstack run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible
+.PHONY: check lint cloudstack e2e-cloudstack run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
 
-run: build
+# The first run is quick: this machine's native library only (build-host); the cross builds for the
+# other platforms belong to `make build`, `make test` and the jars that ship.
+run: build-host
 	java -jar $(SIMULATOR_JAR) simulate
 
 # The build installs nothing (scripts/native.sh checks the toolchains and names what is missing):
@@ -21,11 +23,16 @@ build: toolchains
 # A fast build for development: this machine's native library only (no cross builds, no glibc
 # floor); not the jars that ship.
 build-host:
-	scripts/native.sh toolchains
+	scripts/native.sh toolchains-host
 	rm -rf java/library/target/classes/native
 	cd java && $(MVN) -Phost -DskipTests package
 
-test: toolchains scripts-test rust-test java-test platform-test cloudstack
+test: shared toolchains scripts-test rust-test java-test bench-build platform-test cloudstack
+
+# The tests read CloudStack's sources from ../shared (README: "../shared"): without it, stop at once
+# with one line naming CKS_SHARED_DIR, not minutes later in a test.
+shared:
+	@scripts/shared.sh >/dev/null
 
 # The project's own scripts, checked as a new user meets them: the lookup of ../shared from a clone
 # in a temporary folder; the e2e's Python compiles and finds its table in the spec; Marvin's results
@@ -51,10 +58,10 @@ CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_co
 	--test modes_decide_alike_and_write_apart \
 	--test fencing --test recovery_planning --test upstream_scenarios --test planner_and_scale_details --test spec_parser --test java_codes \
 	--test differential_schedules
-check: lint
+check: shared lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)
 	cargo test --quiet -p cks-state-jni
-	scripts/native.sh toolchains
+	scripts/native.sh toolchains-host
 	rm -rf java/library/target/classes/native
 	set -o pipefail; cd java && $(MVN) -Phost -pl library -am -Dh2.only=true -Dcks.excluded.groups=,shipping-jar \
 	  -Dcks.shared.dir="$$(../scripts/shared.sh)" test 2>&1 | tee target-check.log
@@ -69,7 +76,7 @@ rust-test: lint
 # JUnit through the real library under -Xcheck:jni, against H2 and CloudStack's own database
 # (built from CloudStack's SQL by scripts/cloudstack-db.sh, cached) on a throwaway MariaDB server
 # (the process simulation also starts and stops a throwaway 3-node Galera cluster, scripts/galera.sh).
-java-test:
+java-test: shared
 	scripts/mariadb.sh start
 	scripts/cloudstack-db.sh load
 	scripts/galera.sh install
@@ -81,7 +88,7 @@ java-test:
 # CloudStack's Kubernetes Service plugin and the modules the series in cloudstack/ patches, built
 # against CloudStack's own modules (built once per source sha256 into the local Maven repository),
 # their tests run (scripts/cloudstack.sh).
-cloudstack:
+cloudstack: shared
 	scripts/cloudstack.sh test
 
 # CloudStack with the patched plugin on its simulator: two management servers on one MariaDB, one
@@ -124,9 +131,13 @@ BENCH_CLOUDSTACK_DB := CKS_MARIADB_PORT=3427 CKS_MARIADB_DIR=$(CURDIR)/.mariadb/
 
 .PHONY: bench bench-quick bench-build
 
-bench-build: toolchains
+# The benchmarks built, not run: `make test` builds the JMH and scanner benchmarks so that a change
+# that breaks one fails there (clippy --all-targets in `make lint` compiles the cargo bench). They load
+# this machine's test-hooks library (BENCH_JAVA), which the host build makes.
+bench-build:
+	scripts/native.sh toolchains-host
 	cargo build --release --lib
-	cd java && $(MVN) -pl library -am -Pbench -Dcks.build.dir=target-bench test-compile
+	cd java && $(MVN) -pl library -am -Pbench,host -Dcks.build.dir=target-bench test-compile
 
 # $(1): full or quick; $(2): scanner cluster counts; $(3): timed scanner passes per count; $(4): async
 # job counts of the pass on CloudStack's own database (10,000 clusters).

@@ -10,6 +10,7 @@
 #                   linked by the same zig for aarch64-unknown-linux-gnu.2.17
 #
 #   scripts/native.sh toolchains      install what the builds need, pinned (idempotent; `make toolchains`)
+#   scripts/native.sh toolchains-host what build-host needs: the rustup toolchain only (`make run`)
 #   scripts/native.sh check           exit 0 when every pinned toolchain is installed, else one line
 #                                     naming what is missing
 #   scripts/native.sh build OUT       build both and lay out OUT/native/<platform>/libcks_state.so
@@ -121,6 +122,7 @@ toolchains() {
     exec 9>"$TOOLS/.install.lock"
     flock -w 900 9 || die "another 'native.sh toolchains' has held $TOOLS/.install.lock for 15 minutes"
     install_rustup_toolchain
+    [ "$1" = host ] && return 0
     install_zig_tools
     install_debian_rustc
 }
@@ -190,7 +192,10 @@ write_index() {
 
 case "${1:-}" in
     toolchains)
-        toolchains
+        toolchains all
+        ;;
+    toolchains-host)
+        toolchains host
         ;;
     check)
         require all
@@ -219,6 +224,6 @@ case "${1:-}" in
         write_index "$3"
         ;;
     *)
-        die "usage: native.sh toolchains | check | build OUT_DIR | build-host OUT_DIR | build-one PLATFORM OUT_DIR"
+        die "usage: native.sh toolchains | toolchains-host | check | build OUT_DIR | build-host OUT_DIR | build-one PLATFORM OUT_DIR"
         ;;
 esac

@@ -85,7 +85,7 @@ class HostTableTest {
         assertEquals("the host's state machine (" + State.class.getName() + ") is no cks-state table: 1 difference(s)"
                 + " from the closest, profile 4.22; the first: Importing + OperationFailed: the host goes to Alert,"
                 + " cks-state to Running", e.getMessage());
-        ClusterStateMachine<State, Event> upstream = ClusterStateMachine.bind(State.class, Event.class);
+        ClusterStateMachine<State, Event> upstream = ClusterStateMachine.bind(State.class, Event.class, Profile.CLOUDSTACK_4_22);
         assertEquals(List.of("Importing + OperationFailed: the host goes to Alert, cks-state to Running"),
                 upstream.differencesFrom(host));
         assertEquals(List.of(), upstream.differencesFrom(hostTable(State.class, Event.class, Profile.CLOUDSTACK_4_22)));

@@ -93,7 +93,7 @@ public final class CloudStackScaleBenchmark {
             }
             populateClusters(admin, clusters);
             Connection real = DriverManager.getConnection(url);
-            ConnectionSource pooled = SharedConnection.of(real, true);
+            ConnectionSource pooled = SharedConnection.of(real, true)::open;
             for (long jobs : jobCounts) {
                 long inProgress = populateJobs(admin, clusters, jobs);
                 StatementCounter counter = new StatementCounter(pooled);

@@ -290,7 +290,7 @@ public final class ScannerBenchmark {
      * connection set-up per pass (the management server pools).
      */
     private static ConnectionSource pooled(String url) throws SQLException {
-        return SharedConnection.of(DriverManager.getConnection(url), true);
+        return SharedConnection.of(DriverManager.getConnection(url), true)::open;
     }
 
     /** Multi-row INSERTs of ROWS_PER_INSERT rows each. */

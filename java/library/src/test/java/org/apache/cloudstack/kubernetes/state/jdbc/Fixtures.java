@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
+import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
@@ -24,7 +25,8 @@ import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
  * setup), plus a few readers.
  */
 final class Fixtures {
-    static final ClusterStateMachine<State, Event> MACHINE = ClusterStateMachine.bind(State.class, Event.class);
+    /** CloudStack 4.22's table: the tests assert its rows (a failed scale goes to Alert; 4.23's goes to Running). */
+    static final ClusterStateMachine<State, Event> MACHINE = ClusterStateMachine.bind(State.class, Event.class, Profile.CLOUDSTACK_4_22);
     static final String SCALE_CMD = ClusterCommands.SCALE;
 
     private final Databases.Db db;

@@ -42,7 +42,7 @@ class OlderReleasesTest {
     void olderHostEnum(Databases.Db db) throws SQLException {
         db.reset();
         Fixtures f = new Fixtures(db);
-        ClusterStateMachine<State416, Event416> machine = ClusterStateMachine.bind(State416.class, Event416.class);
+        ClusterStateMachine<State416, Event416> machine = ClusterStateMachine.bind(State416.class, Event416.class, Profile.CLOUDSTACK_4_22);
         KubernetesClusterStateDao<State416, Event416> dao = new KubernetesClusterStateDao<>(machine, db.source());
         long scaling = f.cluster(State.Scaling);
         long importing = f.cluster(State.Importing); // written by a newer server: the 4.16 enum lacks it

@@ -155,4 +155,52 @@ class ReleaseTableScanTest {
         assertTrue(unknown.err().contains("unknown table '4.19' (expected auto, 4.22, alert-scaling, 4.20.0, 4.20.2,"
                 + " 4.21, 4.23)"), unknown.err());
     }
+    /**
+     * Every form of version CloudStack writes in its `version` table (four numbers up to 4.23, three
+     * from 24.0.0), and junk: its own table, read and written; or the nearest, read only, --apply refused
+     * naming --profile; never a stack trace.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void everyVersionCloudStackWritesGetsItsTableOrTheNearestReadOnly(ToolDatabase db) throws SQLException {
+        Map<String, String> own = new LinkedHashMap<>();
+        own.put("4.23.0.0", "4.23");
+        own.put("4.22.1.1", "4.22");
+        own.put("4.20.3.0", "4.20.2");
+        own.put("4.22.0.0-SNAPSHOT", "4.22");
+        for (Map.Entry<String, String> e : own.entrySet()) {
+            build(db, e.getKey());
+            ToolRun read = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
+            assertEquals(0, read.code(), read.err());
+            assertTrue(read.out().contains("\"table\": \"" + e.getValue() + "\", \"table_chosen\": \"CloudStack " + e.getKey()
+                    + "'s, from the version table\""), read.out());
+            ToolRun apply = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
+            assertEquals(0, apply.code(), e.getKey() + ": " + apply.err());
+        }
+        Map<String, String> nearest = new LinkedHashMap<>();
+        nearest.put("24.0.0", "is newer than every table");
+        nearest.put("25.1.0", "is newer than every table");
+        nearest.put("4.19.0.1", "is older than every table");
+        nearest.put("99999.0.0.0", "is not a version the tool reads");
+        nearest.put("4.23", "is not a version the tool reads");
+        nearest.put("24", "is not a version the tool reads");
+        nearest.put("v4.23.0.0; DROP TABLE version", "is not a version the tool reads");
+        nearest.put("4.23.0.0.0", "is not a version the tool reads");
+        nearest.put("", "is not a version the tool reads");
+        for (Map.Entry<String, String> e : nearest.entrySet()) {
+            build(db, e.getKey());
+            Map<String, String> before = states(db);
+            ToolRun read = ToolRun.of("scan", "--jdbc-url", db.url());
+            assertEquals(0, read.code(), "'" + e.getKey() + "': " + read.err());
+            assertTrue(read.out().contains(e.getValue()), "'" + e.getKey() + "': " + read.out());
+            ToolRun apply = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
+            assertEquals(1, apply.code(), "'" + e.getKey() + "': " + apply.out());
+            assertTrue(apply.err().startsWith("cks-state scan: --apply refused, nothing changed: ")
+                    && apply.err().contains("--profile") && apply.err().lines().count() == 1, "'" + e.getKey() + "': " + apply.err());
+            for (ToolRun run : List.of(read, apply)) {
+                assertTrue(!run.err().contains("Exception") && !run.err().contains("\tat "), "'" + e.getKey() + "': " + run.err());
+            }
+            assertEquals(before, states(db), e.getKey());
+        }
+    }
 }
