@@ -189,8 +189,9 @@ i_async_job__instance_type__job_status ON async_job (instance_type, job_status)
 i_cluster__managed_state ON cluster (managed_state)
 INDEXES
             ;;
-        Upgrade42010to42100)
-            # migrateConfigurationScopeToBitmask (ConfigKey.Scope bits; the column ends last).
+        Upgrade42010to42100 | Upgrade42040to42100)
+            # migrateConfigurationScopeToBitmask (4.23's path reaches 4.21 by Upgrade42040to42100, the
+            # same step; its updateKubernetesClusterNodeVersions acts on clusters, of which there are none) (ConfigKey.Scope bits; the column ends last).
             sql 'ALTER TABLE configuration ADD COLUMN new_scope BIGINT DEFAULT 0'
             sql "UPDATE configuration SET new_scope = CASE WHEN scope = 'Global' THEN 1 WHEN scope = 'Zone' THEN 2
                 WHEN scope = 'Cluster' THEN 4 WHEN scope = 'StoragePool' THEN 8 WHEN scope = 'ManagementServer' THEN 16
@@ -198,6 +199,11 @@ INDEXES
                 WHERE scope IS NOT NULL"
             sql 'ALTER TABLE configuration DROP COLUMN scope'
             sql "ALTER TABLE configuration CHANGE COLUMN new_scope scope BIGINT NOT NULL DEFAULT 0 COMMENT 'Bitmask for scope(s) of this parameter'"
+            ;;
+        Upgrade42030to42040 | Upgrade42210to42300)
+            # dropUsageVmInstanceIndex (DbUpgradeUtils.dropKeysIfExist; 4.23 again). Upgrade42210to42300's
+            # unhideJsInterpretationEnabled moves a hidden configuration row a fresh database lacks.
+            sql 'ALTER TABLE `cloud_usage`.`usage_vm_instance` DROP INDEX IF EXISTS `vm_instance_id`'
             ;;
         *) ;;
     esac

@@ -12,8 +12,9 @@
 #                                           `cloud_usage`; builds first when the cache is empty
 #   scripts/cloudstack-db.sh dump [LINE]    print the path of the cached dump (building it if needed)
 #
-# Each line's database is built from that line's own source tarball, along the part of the upgrade
-# path below that leads to the line's version (cloudstack/lines.tsv, column database); a version past
+# Each line's database is built from that line's own source tarball, along the upgrade path that
+# source's DatabaseUpgradeChecker walks to the line's version (cloudstack/lines.tsv, column database;
+# the path read by scripts/cloudstack-upgrades.py); a version past
 # the last upgrade (4.20.2.0: no upgrade writes it) is reached as CloudStack's DatabaseUpgradeChecker
 # reaches it, by its NoopDbUpgrade: one more `version` row.
 #
@@ -55,64 +56,9 @@ export PATH="$PATH:/usr/sbin:/usr/local/sbin:/sbin"
 log() { echo "cloudstack-db.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# The upgrade path from 4.0.0 to 4.22.0.0 (a line takes the part up to its version): DatabaseUpgradeChecker's hierarchy, every node at or
-# above 4.0.0 and below the code's version, distinct by upgraded version (the first wins: so
-# Upgrade443to444 runs after Upgrade442to450, and Upgrade444to450 does not run). Columns: class,
-# version it writes, prepare scripts, cleanup scripts (META-INF/db/, comma-separated, - for none).
-UPGRADES="
-Upgrade40to41       4.1.0    schema-40to410.sql         schema-40to410-cleanup.sql
-Upgrade410to420     4.2.0    schema-410to420.sql        schema-410to420-cleanup.sql
-Upgrade420to421     4.2.1    schema-420to421.sql        -
-Upgrade421to430     4.3.0    schema-421to430.sql        schema-421to430-cleanup.sql
-Upgrade430to440     4.4.0    schema-430to440.sql        schema-430to440-cleanup.sql
-Upgrade440to441     4.4.1    schema-440to441.sql        schema-440to441-cleanup.sql
-Upgrade441to442     4.4.2    schema-441to442.sql        -
-Upgrade442to450     4.5.0    schema-442to450.sql        schema-442to450-cleanup.sql
-Upgrade443to444     4.4.4    schema-443to444.sql        -
-Upgrade450to451     4.5.1    schema-450to451.sql        schema-450to451-cleanup.sql
-Upgrade451to452     4.5.2    schema-451to452.sql        schema-451to452-cleanup.sql
-Upgrade452to453     4.5.3    schema-452to453.sql        schema-452to453-cleanup.sql
-Upgrade453to460     4.6.0    schema-452to460.sql        schema-452to460-cleanup.sql
-Upgrade460to461     4.6.1    schema-460to461.sql        schema-460to461-cleanup.sql
-Upgrade461to470     4.7.0    schema-461to470.sql        schema-461to470-cleanup.sql
-Upgrade470to471     4.7.1    schema-470to471.sql        schema-470to471-cleanup.sql
-Upgrade471to480     4.8.0    schema-471to480.sql        schema-471to480-cleanup.sql
-Upgrade480to481     4.8.1    schema-480to481.sql        schema-480to481-cleanup.sql
-Upgrade481to490     4.9.0    schema-481to490.sql        schema-481to490-cleanup.sql
-Upgrade490to4910    4.9.1.0  schema-490to4910.sql       schema-490to4910-cleanup.sql
-Upgrade4910to4920   4.9.2.0  schema-4910to4920.sql      schema-4910to4920-cleanup.sql
-Upgrade4920to4930   4.9.3.0  schema-4920to4930.sql      schema-4920to4930-cleanup.sql
-Upgrade4930to41000  4.10.0.0 schema-4930to41000.sql     schema-4930to41000-cleanup.sql
-Upgrade41000to41100 4.11.0.0 schema-41000to41100.sql    schema-41000to41100-cleanup.sql
-Upgrade41100to41110 4.11.1.0 schema-41100to41110.sql    schema-41100to41110-cleanup.sql
-Upgrade41110to41120 4.11.2.0 schema-41110to41120.sql    schema-41110to41120-cleanup.sql
-Upgrade41120to41130 4.11.3.0 -                          -
-Upgrade41120to41200 4.12.0.0 schema-41120to41200.sql    schema-41120to41200-cleanup.sql
-Upgrade41200to41300 4.13.0.0 schema-41200to41300.sql    schema-41200to41300-cleanup.sql
-Upgrade41300to41310 4.13.1.0 -                          -
-Upgrade41310to41400 4.14.0.0 schema-41310to41400.sql    schema-41310to41400-cleanup.sql
-Upgrade41400to41500 4.15.0.0 schema-41400to41500.sql    schema-41400to41500-cleanup.sql
-Upgrade41500to41510 4.15.1.0 schema-41500to41510.sql    schema-41500to41510-cleanup.sql
-Upgrade41510to41520 4.15.2.0 schema-41510to41520.sql    schema-41510to41520-cleanup.sql
-Upgrade41520to41600 4.16.0.0 schema-41520to41600.sql    schema-41520to41600-cleanup.sql
-Upgrade41600to41610 4.16.1.0 schema-41600to41610.sql    schema-41600to41610-cleanup.sql
-Upgrade41610to41700 4.17.0.0 schema-41610to41700.sql    schema-41610to41700-cleanup.sql
-Upgrade41700to41710 4.17.1.0 schema-41700to41710.sql    schema-41700to41710-cleanup.sql
-Upgrade41710to41720 4.17.2.0 -                          -
-Upgrade41720to41800 4.18.0.0 schema-41720to41800.sql    schema-41720to41800-cleanup.sql
-Upgrade41800to41810 4.18.1.0 schema-41800to41810.sql    schema-41800to41810-cleanup.sql
-Upgrade41810to41900 4.19.0.0 schema-41810to41900.sql    schema-41810to41900-cleanup.sql
-Upgrade41900to41910 4.19.1.0 schema-41900to41910.sql    schema-41900to41910-cleanup.sql
-Upgrade41910to42000 4.20.0.0 schema-41910to42000.sql    schema-41910to42000-cleanup.sql
-Upgrade42000to42010 4.20.1.0 schema-42000to42010.sql    schema-42000to42010-cleanup.sql
-Upgrade42010to42100 4.21.0.0 schema-42010to42100.sql    schema-42010to42100-cleanup.sql
-Upgrade42100to42200 4.22.0.0 schema-42100to42200.sql    schema-42100to42200-cleanup.sql
-"
-
-# Whether version $1 is at or below version $2.
-version_le() {
-    [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -1)" = "$1" ]
-}
+# The upgrade path from 4.0.0 to the line's version is read from the line's own source, as
+# DatabaseUpgradeChecker walks it (scripts/cloudstack-upgrades.py): class, version it writes,
+# prepare scripts, cleanup scripts (META-INF/db/, comma-separated, - for none).
 
 # ScriptRunner.runScript (framework/db/.../ScriptRunner.java): a line whose trimmed text starts
 # with --, // or # is skipped, as is a blank one; a line whose trimmed text ends with ';' ends the
@@ -173,7 +119,7 @@ build() {
     trap 'rm -rf "$WORK"; CKS_MARIADB_PORT=$BUILD_PORT CKS_MARIADB_DIR=$BUILD_DIR "$ROOT/scripts/mariadb.sh" stop >/dev/null 2>&1 || true' EXIT
     log "extracting CloudStack's SQL files (tarball sha256 ${sha:0:12})"
     tar -xzf "$TARBALL" -C "$WORK" cloudstack/setup/db cloudstack/developer/developer-prefill.sql \
-        cloudstack/engine/schema/src/main/resources/META-INF/db
+        cloudstack/engine/schema/src/main/resources/META-INF/db cloudstack/engine/schema/src/main/java/com/cloud/upgrade
     SRC="$WORK/cloudstack"
     META="$SRC/engine/schema/src/main/resources/META-INF/db"
     local meta="$META"
@@ -196,10 +142,11 @@ build() {
     for f in $(cd "$meta/procedures" && LC_ALL=C ls); do
         run_file cloud "$meta/procedures/$f"
     done
-    local class version prepare cleanup n=0
+    local class version prepare cleanup n=0 upgrades
+    upgrades="$(python3 "$ROOT/scripts/cloudstack-upgrades.py" "$SRC" "$FINAL_VERSION")" ||
+        die "cannot read the upgrade path of line $LINE's source"
     while read -r class version prepare cleanup; do
         [ -n "$class" ] || continue
-        version_le "$version" "$FINAL_VERSION" || continue
         n=$((n + 1))
         log "upgrade $n: $class -> $version"
         if [ "$prepare" != - ]; then
@@ -211,7 +158,7 @@ build() {
             for f in ${cleanup//,/ }; do run_file cloud "$meta/$f"; done
         fi
         sql "UPDATE version SET step = 'Complete', updated = UTC_TIMESTAMP() WHERE version = '$version'"
-    done <<<"$UPGRADES"
+    done <<<"$upgrades"
     if [ "$(sql "SELECT version FROM version ORDER BY id DESC LIMIT 1")" != "$FINAL_VERSION" ]; then
         # DatabaseUpgradeChecker.calculateUpgradePath: no upgrade writes this version, a NoopDbUpgrade does.
         log "NoopDbUpgrade -> $FINAL_VERSION"
@@ -243,7 +190,8 @@ build() {
 cache_dir() {
     local tar_sha script_sha
     tar_sha="$(tarball_sha256 "$TARBALL")" || exit 1
-    script_sha=$(cat "${BASH_SOURCE[0]}" "$ROOT/scripts/cloudstack-db-java-steps.sh" | sha256sum | cut -c1-12)
+    script_sha=$(cat "${BASH_SOURCE[0]}" "$ROOT/scripts/cloudstack-db-java-steps.sh" "$ROOT/scripts/cloudstack-upgrades.py" |
+        sha256sum | cut -c1-12)
     echo "$CACHE_ROOT/$tar_sha-$script_sha"
 }
 
