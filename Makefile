@@ -76,7 +76,7 @@ rust-test: lint
 # JUnit through the real library under -Xcheck:jni, against H2 and CloudStack's own database
 # (built from CloudStack's SQL by scripts/cloudstack-db.sh, cached) on a throwaway MariaDB server
 # (the process simulation also starts and stops a throwaway 3-node Galera cluster, scripts/galera.sh).
-java-test: shared
+java-test: shared toolchains
 	scripts/mariadb.sh start
 	scripts/cloudstack-db.sh load
 	scripts/galera.sh install

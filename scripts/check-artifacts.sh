@@ -111,7 +111,8 @@ out="$(timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url" --user sa --passwo
 [ $rc -eq 2 ] || fail "scan with an unset --password-env exited $rc: $out"
 out="$(CKS_EMPTY_PASSWORD= timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url" --user sa --password-env CKS_EMPTY_PASSWORD 2>&1)" ||
     fail "scan of a file stock H2 wrote: $out"
-echo "$out" | grep -q 'stuck: Scaling -> Alert' || fail "scan of a file stock H2 wrote printed: $out"
+# No version row: the newest table (4.23), which fails a scale back to Running.
+echo "$out" | grep -q 'stuck: Scaling -> Running' || fail "scan of a file stock H2 wrote printed: $out"
 [ "$(sha256sum "$work"/cloud.mv.db)" = "$before" ] || fail "a dry-run scan changed the H2 file"
 [ -z "$(ls "$work" | grep -v '^cloud.mv.db$')" ] || fail "a dry-run scan left files beside the database: $(ls "$work")"
 out="$(timeout 120 java -jar "$cli" scan --jdbc-url "jdbc:h2:file:$work/missing;MODE=MySQL" 2>&1)" && rc=0 || rc=$?

@@ -80,8 +80,9 @@ impl Health {
 
 impl VmCounts {
     /// The VMs of a cluster listed in `listed`, as upstream's scanner judges them: in a state only
-    /// when no fewer VMs are mapped than the cluster has nodes (a scale that stopped after it
-    /// mapped its VMs leaves more) and every mapped VM exists and is in it. `Ok(None)`: the answer depends on the cluster's
+    /// when no fewer VMs are mapped than the cluster has nodes and every mapped VM exists and is in
+    /// it; and a Running cluster with more VMs than nodes (a scale that stopped after it mapped its
+    /// VMs) is a fault, for the Alert pass to judge. `Ok(None)`: the answer depends on the cluster's
     /// health; probe it and ask again. Only an Alert cluster is probed: its VMs alone must not
     /// bring it back to Running, while a Running one is left alone whatever the probe would say.
     pub fn summary(&self, listed: State, health: Health) -> Result<Option<VmSummary>, CoreError> {
@@ -102,6 +103,12 @@ impl VmCounts {
         }
         if mapped == 0 || mapped < expected || present != mapped {
             return Ok(Some(VmSummary::Incomplete));
+        }
+        // Running means the VMs are the cluster's size. More: a scale stopped after it made its VMs
+        // (from 4.23 the scanner fails an orphaned scale back to Running, and #12386's rollback never
+        // ran). Alert, where the Alert pass takes them as nodes only if every one is a ready node.
+        if listed == State::Running && mapped > expected {
+            return Ok(Some(VmSummary::Mixed));
         }
         if running == present {
             return Ok(match (listed, health) {
@@ -159,10 +166,18 @@ mod tests {
     }
 
     #[test]
-    fn more_vms_than_nodes_are_judged_like_the_rest() {
+    fn a_running_cluster_with_more_vms_than_nodes_is_a_fault_and_an_alert_one_is_probed() {
         let c = counts(3, 5, 5, 5, 0);
+        for health in [Health::Unprobed, Health::Unhealthy, Health::Healthy] {
+            assert_eq!(summary(c, State::Running, health), Some(VmSummary::Mixed));
+        }
+        assert_eq!(summary(c, State::Alert, Health::Unprobed), None);
         assert_eq!(
-            summary(c, State::Running, Health::Unprobed),
+            summary(c, State::Alert, Health::Healthy),
+            Some(VmSummary::AllRunningHealthy)
+        );
+        assert_eq!(
+            summary(counts(3, 3, 3, 3, 0), State::Running, Health::Unprobed),
             Some(VmSummary::AllRunningHealthy)
         );
     }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.sql.JobCmdInfo;
+import org.apache.cloudstack.kubernetes.state.sql.JobText;
 import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
@@ -90,8 +91,11 @@ public final class AsyncJobLookup {
         return i;
     }
 
-    /** How the cluster of a job was found. */
-    public enum Source { INSTANCE_ID, CMD_INFO_UUID, UNKNOWN }
+    /**
+     * How the cluster of a job was found: by instance_id, by the uuid of job_cmd_info, or not at all
+     * (ENCRYPTED: job_cmd_info is ciphertext, {@link JobText}, and nothing is read from it).
+     */
+    public enum Source { INSTANCE_ID, CMD_INFO_UUID, UNKNOWN, ENCRYPTED }
 
     /** One IN_PROGRESS cluster job; {@code clusterId} is {@link #UNKNOWN_CLUSTER} when unknown. */
     public record ClusterJob(long jobId, long clusterId, Source source) {
@@ -124,7 +128,7 @@ public final class AsyncJobLookup {
 
     /** Runs the lookup on the caller's connection (its transaction, if any, is left open). */
     public ClusterJobs inProgressClusterJobs(Connection connection) throws SQLException {
-        List<long[]> rows = new ArrayList<>(); // jobId, instanceId or -1
+        List<long[]> rows = new ArrayList<>(); // jobId, instanceId or -1, 1 when job_cmd_info is ciphertext
         List<String> uuids = new ArrayList<>(); // parallel: uuid when instance_id is NULL
         try (PreparedStatement ps = connection.prepareStatement(jobsSql)) {
             bindCommands(ps);
@@ -133,9 +137,10 @@ public final class AsyncJobLookup {
                     long jobId = rs.getLong(1);
                     long instanceId = rs.getLong(2);
                     boolean hasInstance = !rs.wasNull();
-                    String uuid = hasInstance ? null : JobCmdInfo.clusterUuid(rs.getString(3));
-                    rows.add(new long[] {jobId, hasInstance ? instanceId : UNKNOWN_CLUSTER});
-                    uuids.add(uuid);
+                    String cmdInfo = hasInstance ? null : rs.getString(3);
+                    boolean encrypted = JobText.isEncrypted(cmdInfo);
+                    rows.add(new long[] {jobId, hasInstance ? instanceId : UNKNOWN_CLUSTER, encrypted ? 1 : 0});
+                    uuids.add(encrypted ? null : JobCmdInfo.clusterUuid(cmdInfo));
                 }
             }
         }
@@ -155,7 +160,8 @@ public final class AsyncJobLookup {
                 continue;
             }
             Long resolved = uuids.get(i) == null ? null : byUuid.get(uuids.get(i).toLowerCase(Locale.ROOT));
-            jobs.add(resolved == null ? new ClusterJob(jobId, UNKNOWN_CLUSTER, Source.UNKNOWN)
+            Source unknown = rows.get(i)[2] == 1 ? Source.ENCRYPTED : Source.UNKNOWN;
+            jobs.add(resolved == null ? new ClusterJob(jobId, UNKNOWN_CLUSTER, unknown)
                     : new ClusterJob(jobId, resolved, Source.CMD_INFO_UUID));
         }
         return new ClusterJobs(jobs);
@@ -194,7 +200,7 @@ public final class AsyncJobLookup {
         if (instanceId != UNKNOWN_CLUSTER) {
             return instanceId == clusterId;
         }
-        String named = JobCmdInfo.clusterUuid(cmdInfo);
+        String named = JobText.isEncrypted(cmdInfo) ? null : JobCmdInfo.clusterUuid(cmdInfo);
         return lowerUuid != null && named != null && named.toLowerCase(Locale.ROOT).equals(lowerUuid);
     }
 

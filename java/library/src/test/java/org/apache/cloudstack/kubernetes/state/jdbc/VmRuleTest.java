@@ -37,18 +37,22 @@ class VmRuleTest {
         return id;
     }
 
-    @ParameterizedTest(name = "{0} {1}: more VMs than nodes, all in the state, count as in it")
+    @ParameterizedTest(name = "{0} {1}: more VMs than nodes: a Running cluster is a fault, an Alert one whose VMs all stopped is reconciled")
     @MethodSource("dbsAndModes")
-    void moreVmsThanNodesAllInTheStateCountAsDesired(Databases.Db db, StateMode mode) throws SQLException {
+    void moreVmsThanNodesMakeARunningClusterAFault(Databases.Db db, StateMode mode) throws SQLException {
         ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
-        long running = cluster(f, State.Running, 1, 0, 6001, "Running", "Running", "Running");
-        f.update("UPDATE kubernetes_cluster_vm_map SET external_node = 1 WHERE vm_id = 6003");
+        // A scale that stopped after it made its VMs (4.23 fails an orphaned scale back to Running).
+        long surplus = cluster(f, State.Running, 1, 0, 6001, "Running", "Running", "Running");
+        // A node added with add-nodes: KubernetesClusterAddWorker.updateKubernetesCluster adds it to node_count.
+        long added = cluster(f, State.Running, 2, 0, 6021, "Running", "Running", "Running");
+        f.update("UPDATE kubernetes_cluster_vm_map SET external_node = 1 WHERE vm_id = 6023");
         long alertStopped = cluster(f, State.Alert, 1, 0, 6011, "Stopped", "Stopped", "Stopped");
         ReconcileResult<State> r = ModeFixtures.scanner(db, mode, SCANNER).reconcileAlertClusters(x -> true);
-        assertEquals(State.Running, f.state(running), "a healthy cluster with an added node is no fault");
+        assertEquals(State.Alert, f.state(surplus), "more VMs than its size: for the Alert pass to judge");
+        assertEquals(State.Running, f.state(added), "a healthy cluster with an added node is no fault");
         assertEquals(State.Stopped, f.state(alertStopped), "an Alert cluster whose VMs all stopped is reconciled");
-        assertEquals(Map.of(alertStopped, State.Stopped), r.moved());
+        assertEquals(Map.of(surplus, State.Alert, alertStopped, State.Stopped), r.moved());
     }
 
     @ParameterizedTest(name = "{0} {1}: fewer VMs than nodes, or one VM out of the state, do not")
@@ -68,17 +72,17 @@ class VmRuleTest {
         assertEquals(Map.of(fewer, State.Alert, oneOut, State.Alert), r.moved());
     }
 
-    @ParameterizedTest(name = "{0} {1}: etcd nodes count, nodes added with add-nodes do not")
+    @ParameterizedTest(name = "{0} {1}: etcd nodes count, and so do nodes added with add-nodes")
     @MethodSource("dbsAndModes")
-    void etcdNodesCountAddedNodesDoNot(Databases.Db db, StateMode mode) throws SQLException {
+    void etcdNodesAndAddedNodesCount(Databases.Db db, StateMode mode) throws SQLException {
         ModeFixtures.resetMigrated(db);
         Fixtures f = new Fixtures(db);
         // 1 control + 1 worker + 1 etcd = 3 nodes.
         long etcdShort = cluster(f, State.Running, 1, 1, 6201, "Running", "Running");
         long etcdFull = cluster(f, State.Running, 1, 1, 6211, "Running", "Running", "Running");
         f.update("UPDATE kubernetes_cluster_vm_map SET etcd_node = 1 WHERE vm_id = 6213");
-        // An added (external) node does not stand in for a missing etcd node's count, but adds to it.
-        long etcdPlusAdded = cluster(f, State.Running, 1, 1, 6221, "Running", "Running", "Running", "Running");
+        // An added (external) node counts in node_count (KubernetesClusterAddWorker.updateKubernetesCluster).
+        long etcdPlusAdded = cluster(f, State.Running, 2, 1, 6221, "Running", "Running", "Running", "Running");
         f.update("UPDATE kubernetes_cluster_vm_map SET external_node = 1 WHERE vm_id = 6224");
         long alertEtcdStopped = cluster(f, State.Alert, 1, 1, 6231, "Stopped", "Stopped", "Stopped");
         long alertEtcdShort = cluster(f, State.Alert, 1, 1, 6241, "Stopped", "Stopped");

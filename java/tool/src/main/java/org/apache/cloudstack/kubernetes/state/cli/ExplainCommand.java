@@ -12,6 +12,7 @@ import org.apache.cloudstack.kubernetes.state.explain.ClusterExplainer;
 import org.apache.cloudstack.kubernetes.state.explain.ClusterExplanation;
 import org.apache.cloudstack.kubernetes.state.jdbc.StateStoreException;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
+import org.apache.cloudstack.kubernetes.state.sql.JobText;
 import org.apache.cloudstack.kubernetes.state.settings.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 import org.apache.cloudstack.kubernetes.state.text.Terminal;
@@ -117,7 +118,8 @@ final class ExplainCommand implements Callable<Integer> {
         for (ClusterExplanation.Job j : e.jobs()) {
             out.append(String.format(Locale.ROOT, "  %d %s %s result %s%s, init msid %s, executing msid %s, created %s,"
                     + " updated %s%s (by %s)%n", j.id(), Terminal.field(shortName(j.command())), j.statusName(),
-                    j.resultCode(), j.result() == null ? "" : " \"" + Terminal.field(oneLine(j.result())) + "\"", j.initMsid(),
+                    j.resultCode(), j.resultEncrypted() ? " " + JobText.ENCRYPTED
+                            : j.result() == null ? "" : " \"" + Terminal.field(oneLine(j.result())) + "\"", j.initMsid(),
                     j.executingMsid(), j.created(), j.lastUpdated(), j.removed() == null ? "" : ", removed " + j.removed(),
                     j.namedBy()));
         }
@@ -159,6 +161,7 @@ final class ExplainCommand implements Callable<Integer> {
             out.append(sep).append("{\"id\": ").append(j.id()).append(", \"command\": ").append(Json.quote(j.command()))
                     .append(", \"status\": ").append(Json.quote(j.statusName())).append(", \"result_code\": ")
                     .append(j.resultCode()).append(", \"result\": ").append(Json.quote(j.result()))
+                    .append(", \"result_encrypted\": ").append(j.resultEncrypted())
                     .append(", \"init_msid\": ").append(j.initMsid()).append(", \"executing_msid\": ").append(j.executingMsid())
                     .append(", \"created\": ").append(Json.quote(j.created())).append(", \"last_updated\": ")
                     .append(Json.quote(j.lastUpdated())).append(", \"removed\": ").append(Json.quote(j.removed()))

@@ -22,6 +22,7 @@ import org.apache.cloudstack.kubernetes.state.jdbc.ConnectionSource;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
 import org.apache.cloudstack.kubernetes.state.jdbc.RecoveryResult;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
+import org.apache.cloudstack.kubernetes.state.sql.JobText;
 import org.apache.cloudstack.kubernetes.state.text.DatabaseTime;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
 
@@ -207,8 +208,10 @@ public final class ClusterExplainer<S extends Enum<S>, E extends Enum<E>> {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     boolean byInstance = rs.getObject(11) != null;
+                    String result = rs.getString(5);
+                    boolean encrypted = JobText.isEncrypted(result);
                     out.add(new ClusterExplanation.Job(rs.getLong(1), rs.getString(2), rs.getInt(3),
-                            nullableInt(rs, 4), rs.getString(5), nullableLong(rs, 6), nullableLong(rs, 7),
+                            nullableInt(rs, 4), encrypted ? null : result, encrypted, nullableLong(rs, 6), nullableLong(rs, 7),
                             DatabaseTime.text(rs.getObject(8)), DatabaseTime.text(rs.getObject(9)),
                             DatabaseTime.text(rs.getObject(10)),
                             byInstance ? "instance_id" : "job_cmd_info"));

@@ -22,9 +22,12 @@ public record ClusterExplanation(Cluster cluster, List<Job> jobs, List<Server> s
             Long version, Long ownerMsid, Long ownerRunid, Long ownerJobId) {
     }
 
-    /** An {@code async_job} row that names the cluster, by {@code instance_id} or by its uuid in {@code job_cmd_info}. */
-    public record Job(long id, String command, int status, Integer resultCode, String result, Long initMsid,
-            Long executingMsid, String created, String lastUpdated, String removed, String namedBy) {
+    /**
+     * An {@code async_job} row that names the cluster, by {@code instance_id} or by its uuid in {@code job_cmd_info};
+     * {@code result} is null where {@code resultEncrypted} (CloudStack's database encryption wrote it: never printed).
+     */
+    public record Job(long id, String command, int status, Integer resultCode, String result, boolean resultEncrypted,
+            Long initMsid, Long executingMsid, String created, String lastUpdated, String removed, String namedBy) {
         /** CloudStack's job_status names. */
         public String statusName() {
             return switch (status) {

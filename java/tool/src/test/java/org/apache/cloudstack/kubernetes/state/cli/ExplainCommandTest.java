@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackSchema;
 import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackEncryption;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobInsert;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -254,5 +255,39 @@ class ExplainCommandTest {
         ToolRun byUuid = explain(db, "uuid-namesake");
         assertTrue(byUuid.out().contains("cluster " + namesake + " uuid-namesake " + first + "\n")
                 && !byUuid.out().contains("note:"), byUuid.out());
+    }
+    /**
+     * With CloudStack's database encryption on (4.22.1.1+), a sensitive job's job_result and job_cmd_info
+     * are ciphertext: explain says "encrypted" and prints none of it, and a job whose parameters are
+     * encrypted names no cluster (its instance_id still does).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ToolDatabase.class)
+    void ciphertextIsNamedEncryptedAndNeverPrinted(ToolDatabase db) throws SQLException {
+        db.reset();
+        CloudStackEncryption keyFile = new CloudStackEncryption("key file text");
+        String sealedResult = keyFile.encrypt("job cancelled because of management server restart or shutdown");
+        String sealedParameters = keyFile.encrypt("{\"id\":\"uuid-stuck\",\"size\":\"3\"}");
+        long byInstance;
+        long byParameters;
+        try (Connection c = db.connect()) {
+            mshost(c, 7001, "Down", 11);
+            long stuck = cluster(c, "stuck", "Scaling");
+            byInstance = job(c, ClusterCommands.DELETE, 2, stuck, sealedParameters, 530, sealedResult, 7001);
+            byParameters = job(c, SCALE, 2, null, sealedParameters, 530, sealedResult, 7001);
+        }
+        ToolRun text = explain(db, "stuck");
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("  " + byInstance + " DeleteKubernetesClusterCmd FAILED result 530 encrypted, init msid 7001"),
+                text.out());
+        ToolRun json = explain(db, "stuck", "--format", "json");
+        assertTrue(json.out().contains("\"result\": null, \"result_encrypted\": true"), json.out());
+        for (ToolRun run : new ToolRun[] {text, json}) {
+            assertTrue(!run.out().contains(sealedResult) && !run.out().contains(sealedParameters)
+                    && !run.err().contains(sealedResult), run.out());
+        }
+        assertTrue(!text.out().contains("  " + byParameters + " "), "a job whose parameters are ciphertext names no cluster: "
+                + text.out());
+        assertTrue(!json.out().contains("{\"id\": " + byParameters + ","), json.out());
     }
 }
