@@ -22,7 +22,7 @@ public final class PlatformSmoke {
         check("platform", expectedPlatform, NativeLibrary.platform());
         check("ABI version", NativeLibrary.expectedAbiVersion(), NativeLibrary.abiVersion());
 
-        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class);
+        ClusterStateMachine<State, Event> machine = ClusterStateMachine.bind(State.class, Event.class, Profile.CLOUDSTACK_4_22);
         check("nextState(Running, ScaleUpRequested)", State.Scaling, machine.nextState(State.Running, Event.ScaleUpRequested));
         check("nextState(Stopped, UpgradeRequested)", null, machine.nextState(State.Stopped, Event.UpgradeRequested));
 
