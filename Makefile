@@ -16,7 +16,8 @@ run: build-host
 	java -jar $(SIMULATOR_JAR) simulate
 
 # The build installs nothing (scripts/native.sh checks the toolchains and names what is missing):
-# `make toolchains` installs them, pinned, and `run`, `build` and `test` call it first.
+# `make toolchains` installs them, pinned; `build` and `test` call it first, `run` and `build-host` only
+# the rustup toolchain (`native.sh toolchains-host`).
 build: toolchains
 	cd java && $(MVN) -DskipTests package
 
@@ -39,7 +40,7 @@ shared:
 # read as the e2e report needs them.
 scripts-test:
 	scripts/check-shared-lookup.sh
-	python3 -m py_compile scripts/e2e/*.py
+	python3 -m py_compile scripts/*.py scripts/e2e/*.py
 	python3 scripts/e2e/states.py
 	python3 scripts/e2e/marvin_tests.py
 

@@ -72,6 +72,9 @@ class Upgrades:
                 sys.exit(f"cloudstack-upgrades: {cls} has neither {name}() nor a literal version range")
             return f"schema-{versions[0].replace('.', '')}to{versions[1].replace('.', '')}{suffix}.sql"
         found = re.findall(r'"META-INF/db/([\w.-]+\.sql)"', body)
+        if not found and not re.search(r"return\s+(new\s+InputStream\s*\[\s*(0\s*\]|\]\s*\{\s*\})|null)\s*;", body):
+            # A script named another way (a format, a constant) would be skipped: fail instead.
+            sys.exit(f"cloudstack-upgrades: {cls}.{name}() names no META-INF/db script literally, nor returns none")
         return ",".join(found) or "-"
 
     def upgraded_version(self, cls):
@@ -84,8 +87,10 @@ class Upgrades:
 def path(src, code_version):
     checker = (pathlib.Path(src) / CHECKER).read_text()
     nodes = re.findall(r'\.next\(\s*"([\d.]+)"\s*,\s*new\s+(\w+)\(\)\s*\)', checker)
-    if not nodes:
-        sys.exit(f"cloudstack-upgrades: no hierarchy in {CHECKER}")
+    steps = len(re.findall(r'\.next\(\s*"', checker))
+    if not nodes or len(nodes) != steps:
+        sys.exit(f"cloudstack-upgrades: {CHECKER} has {steps} hierarchy steps, {len(nodes)} of the form"
+                 " .next(\"<version>\", new <Upgrade>()) read")
     upgrades = Upgrades(src)
     low, high = version_key("4.0.0"), version_key(code_version)
     out, written = [], set()

@@ -65,7 +65,7 @@ use_line() {
 m2_repo() {
     local repo
     repo="$(cd "$ROOT/java" && $MVN -q -Dstyle.color=never help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | tail -1 || true)"
-    [ -n "$repo" ] || repo="${HOME:-/root}/.m2/repository"
+    [ -n "$repo" ] || repo="${M2_REPO:-${HOME:-/root}/.m2/repository}"
     echo "$repo"
 }
 

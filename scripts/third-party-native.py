@@ -22,7 +22,10 @@ PREFERRED = ["Apache-2.0", "Unlicense"]
 
 
 def cargo(*args):
-    return subprocess.run(["cargo", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    done = subprocess.run(["cargo", *args], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"third-party-native: cargo {' '.join(args)} failed:\n{done.stderr.strip()}")
+    return done.stdout
 
 
 def crates():

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The scanner's VM rule as upstream has it (isClusterVMsInDesiredState): a cluster's VMs are in a
  * state when no fewer are mapped than the cluster's total node count (control + worker + etcd,
  * as KubernetesClusterVO.getTotalNodeCount() counts from CloudStack 4.21 on) and every mapped VM
- * is in it. Etcd nodes and nodes added with add-nodes make more VMs than control + worker nodes.
+ * is in it (etcd nodes count, and nodes added with add-nodes, which add to node_count); a Running
+ * cluster with more VMs than that is a fault (a scale that stopped after it made its VMs).
  * Both modes, H2 and MariaDB.
  */
 class VmRuleTest {

@@ -39,7 +39,6 @@ class JobTextTest {
                 assertTrue(JobText.isEncrypted(sealed), sealed);
                 assertTrue(JobText.isEncrypted(" " + sealed + "\n"), "as read from a padded column");
                 assertEquals(JobText.ENCRYPTED, JobText.printable(sealed));
-                assertEquals(null, JobCmdInfo.clusterUuid(sealed), "no uuid is read from ciphertext");
             }
             assertEquals(plain, KEY_FILE.decrypt(KEY_FILE.encrypt(plain)));
             assertEquals(plain, KEY_FILE.decryptLegacy(KEY_FILE.encryptLegacy(plain)));
