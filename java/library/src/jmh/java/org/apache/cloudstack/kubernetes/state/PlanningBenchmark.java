@@ -46,6 +46,9 @@ public class PlanningBenchmark {
     private long[] jobClusterIds;
     // The same candidates already marshalled: planJniRaw is the native call alone.
     private long[] candidateRows;
+    // The floor's buffers: the native side copies the candidates whole and reads the jobs in chunks.
+    private long[] candidateCopy;
+    private final long[] jobChunk = new long[2 * 1024];
 
     @Setup
     public void setUp() {
@@ -70,6 +73,7 @@ public class PlanningBenchmark {
             candidateRows[at + NativeCodes.CANDIDATE_ID] = ids[i];
             candidateRows[at + NativeCodes.CANDIDATE_STATE] = stateNames.indexOf(candidates.get(i).state().name());
         }
+        candidateCopy = new long[candidateRows.length];
         int jobs = JOBS_PER_CLUSTER * clusters;
         jobClusterIds = new long[jobs];
         int j = 0;
@@ -106,6 +110,25 @@ public class PlanningBenchmark {
     public long[] planJniRaw() {
         return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000, candidateRows, NO_LONGS, jobClusterIds,
                 null, null);
+    }
+
+    /**
+     * Baseline: the memory traffic of the native call's inputs alone, no planning: the candidates copied
+     * whole and the job ids read front to back through a 16 KiB chunk, as jni/src/arrays.rs reads them.
+     * Its growth per cluster from 1k to 100k is the machine's (caches, memory bandwidth).
+     */
+    @Benchmark
+    public long inputsMemoryFloor() {
+        System.arraycopy(candidateRows, 0, candidateCopy, 0, candidateRows.length);
+        long acc = candidateCopy[candidateCopy.length - 1];
+        for (int start = 0; start < jobClusterIds.length; start += jobChunk.length) {
+            int n = Math.min(jobChunk.length, jobClusterIds.length - start);
+            System.arraycopy(jobClusterIds, start, jobChunk, 0, n);
+            for (int i = 0; i < n; i++) {
+                acc ^= jobChunk[i];
+            }
+        }
+        return acc;
     }
 
     @Benchmark
