@@ -90,6 +90,8 @@ java-test: shared toolchains
 # against CloudStack's own modules (built once per source sha256 into the local Maven repository),
 # their tests run (scripts/cloudstack.sh).
 cloudstack: shared
+	@# The series build with the jar that ships: after `make run` (this machine's library only), build it.
+	@scripts/check-native-jar.sh $(LIBRARY_JAR) >/dev/null 2>&1 || $(MAKE) build
 	scripts/cloudstack.sh test
 
 # CloudStack with the patched plugin on its simulator: two management servers on one MariaDB, one

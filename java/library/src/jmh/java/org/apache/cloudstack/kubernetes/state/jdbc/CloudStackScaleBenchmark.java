@@ -80,7 +80,7 @@ public final class CloudStackScaleBenchmark {
 
     private String run(int clusters, long[] jobCounts, int passes) throws SQLException {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "Scanner pass on CloudStack's own database"
-                + " (4.22.0.0 from CloudStack's SQL): %,d clusters, 2 VMs each; median of %d timed passes%n%n", clusters,
+                + " (main's line, from CloudStack's SQL): %,d clusters, 2 VMs each; median of %d timed passes%n%n", clusters,
                 passes));
         b.append("| async jobs | IN_PROGRESS | statements | rows read (Handler_read_*) | ms |\n|---:|---:|---:|---:|---:|\n");
         List<String> plans = new ArrayList<>();
