@@ -95,10 +95,13 @@ cloudstack: shared
 	scripts/cloudstack.sh test
 
 # CloudStack with the patched plugin on its simulator: two management servers on one MariaDB, one
-# SIGKILLed in the middle of a CKS operation, the cluster recovered; compat and fenced side by side. Not part
-# of `make test` (docs/e2e-cloudstack.md; needs root for the network namespaces).
+# SIGKILLed in the middle of a CKS operation, the cluster recovered; compat and fenced side by side; for
+# each line of LINES (make e2e-cloudstack LINES=4.20). Not part of `make test` (docs/e2e-cloudstack.md;
+# needs root for the network namespaces).
+# LINES only from make's command line: the shell's LINES is the terminal's height.
+E2E_LINES := $(if $(filter command line,$(origin LINES)),$(LINES),main 4.20)
 e2e-cloudstack: build
-	scripts/e2e-cloudstack.sh
+	CKS_E2E_LINES="$(E2E_LINES)" scripts/e2e-cloudstack.sh
 
 # Both jars carry linux-x86_64 and linux-aarch64 with a glibc 2.17 floor, and the library
 # jar answers under Debian 11's glibc and, on aarch64, under qemu; no native-access warning on a

@@ -174,29 +174,27 @@ apply_extra() {
     done
 }
 
-# The line make e2e-cloudstack builds (scripts/e2e-cloudstack.sh) with its harness patches.
-E2E_LINE=main
-
 # Each series applies with the poms at a later release of its line (cloudstack/lines.tsv): a hunk
-# whose context is the version line would break at the line's next release. On the e2e's line the
-# e2e's harness patches (cloudstack/e2e) must apply after it too: make test catches a series change
-# that breaks them, not the next make e2e-cloudstack.
+# whose context is the version line would break at the line's next release. On each line the e2e runs
+# (a folder cloudstack/e2e/<line>), its harness patches must apply after the series too, and its
+# unpatched ones to the source alone: make test catches a series change that breaks them, not the next
+# make e2e-cloudstack.
 cmd_versions() {
-    local line release dir
+    local line release dir harness
     for line in $(lines); do
         release="$(line_field "$line" release)"
         dir="$WORK_ROOT/$line/versions"
+        harness="$ROOT/cloudstack/e2e/$line"
         mkdir -p "$dir"
         ( cmd_apply "$line" "$dir/src" "$release"
-          if [ "$line" = "$E2E_LINE" ]; then
-              apply_extra "$dir/src" "$ROOT/cloudstack/e2e"
-              # The e2e's unpatched build: its harness patches on the source alone.
-              extract "$dir/src" && git init -q "$dir/src" && apply_extra "$dir/src" "$ROOT/cloudstack/e2e/unpatched"
+          if [ -d "$harness" ]; then
+              apply_extra "$dir/src" "$harness"
+              extract "$dir/src" && git init -q "$dir/src" && apply_extra "$dir/src" "$harness/unpatched"
           fi ) >/dev/null 2>"$dir/apply.err" \
             || { cat "$dir/apply.err" >&2; exit 1; }
         rm -rf "$dir/src"
-        if [ "$line" = "$E2E_LINE" ]; then
-            log "$line: the series applies with the poms at $release, cloudstack/e2e after it, cloudstack/e2e/unpatched to the source alone"
+        if [ -d "$harness" ]; then
+            log "$line: the series applies with the poms at $release, cloudstack/e2e/$line after it, cloudstack/e2e/$line/unpatched to the source alone"
         else
             log "$line: the series applies with the poms at $release"
         fi

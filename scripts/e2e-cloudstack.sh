@@ -8,8 +8,11 @@
 # released and patched): the users' reports (scripts/e2e/user_reports.py), and CloudStack's own CKS
 # smoke test by Marvin (scripts/e2e/marvin_tests.py). Not part of make test (docs/e2e-cloudstack.md).
 #
-#   scripts/e2e-cloudstack.sh            both builds (cached), then every run side by side; report in target/e2e-cloudstack/
-#   scripts/e2e-cloudstack.sh build      only a build (CKS_E2E_BUILD: patched, the default, or unpatched):
+#   scripts/e2e-cloudstack.sh            for each line of CKS_E2E_LINES (make's LINES; default: main 4.20, the lines with a folder
+#                                        cloudstack/e2e/<line>): both builds (cached), then every run side by
+#                                        side; reports in target/e2e-cloudstack/<line>/, all lines' in
+#                                        target/e2e-cloudstack/report.json (lines.<line>)
+#   scripts/e2e-cloudstack.sh build      only a build of CKS_E2E_LINE (default main) (CKS_E2E_BUILD: patched, the default, or unpatched):
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
 #   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
@@ -17,9 +20,9 @@
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
 # Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3,
-# marvin-unpatched 4, marvin-patched 5): its
+# marvin-unpatched 4, marvin-patched 5; plus 6 times the line's place in cloudstack/lines.tsv): its
 # bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3417 + slot), its folder
-# target/e2e-cloudstack/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
+# target/e2e-cloudstack/<line>/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
 # ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
 # patched one, the series and the library jar (which builds reproducibly).
 # Every wait is bounded; a server that does not come up fails with the tail of its log.
@@ -29,19 +32,27 @@ shopt -s inherit_errexit
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=shared.sh
 source "$ROOT/scripts/shared.sh"
-OUT="$ROOT/target/e2e-cloudstack"
+# The line this invocation builds or runs (cloudstack/lines.tsv; its harness patches in cloudstack/e2e/<line>).
+LINE="${CKS_E2E_LINE:-main}"
+line_field "$LINE" tarball >/dev/null || exit 1
+[ -d "$ROOT/cloudstack/e2e/$LINE" ] || { echo "e2e-cloudstack: line $LINE has no harness patches (cloudstack/e2e/$LINE)" >&2; exit 1; }
+export CKS_E2E_LINE="$LINE"
+# The version CloudStack's upgrade path leaves in a fresh database of the line: its table (spec/state-machine.tsv).
+RELEASE="$(line_field "$LINE" database)"
+OUTS="$ROOT/target/e2e-cloudstack"
+OUT="$OUTS/$LINE"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
 # The runs, each in its slot: the two modes' scenario, the users' reports and Marvin on each build.
 MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched)
-# This invocation's slot (the scenario's start/kill/conf calls inherit it).
+# This invocation's run (the scenario's start/kill/conf calls inherit it) and its line's first slot.
 SLOT="${CKS_E2E_SLOT:-0}"
-# The e2e runs main: patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src)
-# or, for the users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
-LINE=main
+LINE_SLOT=$(( $(lines | grep -nxF -- "$LINE" | cut -d: -f1) * 6 - 6 ))
+# Each line patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src) or, for the
+# users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
 BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched ]] && echo unpatched || echo patched)}"
 case "$BUILD" in
-    patched) SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e" ;;
-    unpatched) SRC="$CKS_CLOUDSTACK_WORK/$LINE-unpatched/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/unpatched" ;;
+    patched) SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/$LINE" ;;
+    unpatched) SRC="$CKS_CLOUDSTACK_WORK/$LINE-unpatched/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/$LINE/unpatched" ;;
     *) echo "e2e-cloudstack: CKS_E2E_BUILD is patched or unpatched, not $BUILD" >&2; exit 1 ;;
 esac
 MVN="${CKS_CLOUDSTACK_MVN:-mvn -B -ntp -Dstyle.color=never}"
@@ -49,15 +60,15 @@ MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true -Dsimulator)
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true -Dspotbugs.skip=true
     -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
 RUN="$OUT/${MODES[$SLOT]}"
-export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3417} + SLOT))
+export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3417} + LINE_SLOT + SLOT))
 export CKS_MARIADB_DIR="$RUN/mariadb"
-NET=10.77.$SLOT
-BRIDGE=cksbr$SLOT
-NS=cks$SLOT
+NET=10.77.$((LINE_SLOT + SLOT))
+BRIDGE=cksbr$((LINE_SLOT + SLOT))
+NS=cks$((LINE_SLOT + SLOT))
 # The zone's public range (a /24): every address answered by the slot's node stand-in.
 PUBLIC=192.168.2
 STANDIN_IP=$NET.2
-VENV="$OUT/venv"
+VENV="$OUTS/venv"
 export CKS_MARIADB_BIND="127.0.0.1,$NET.1"
 SOCK="/tmp/cks-mariadb-$CKS_MARIADB_PORT.sock"
 # Throwaway credentials of a throwaway database (CloudStack's developer defaults); never printed.
@@ -90,13 +101,13 @@ build_key() {
 cmd_build() {
     local key marker
     key="$(build_key)" || exit 1
-    marker="$CKS_CLOUDSTACK_WORK/.built-$BUILD-$key"
+    marker="$CKS_CLOUDSTACK_WORK/.built-$LINE-$BUILD-$key"
     if [ -f "$marker" ] && ls "$SRC"/client/target/cloud-client-ui-*.jar >/dev/null 2>&1; then
         log "$BUILD client already built for this source and series ($key)"
         return 0
     fi
     mkdir -p "$OUT"
-    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$BUILD"-*
+    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$LINE-$BUILD"-*
     local start=$SECONDS unpatched=()
     [ "$BUILD" = patched ] || unpatched=(--unpatched)
     "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator "${unpatched[@]}" --with "$HARNESS_PATCHES" >/dev/null
@@ -258,7 +269,7 @@ cmd_run() {
             --build "$BUILD" --src "$SRC" --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
     esac
     python3 "$ROOT/scripts/e2e/${run[0]}" "${run[@]:1}" --out "$RUN" --script "$0" \
-        --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" || rc=$?
+        --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" --release "$RELEASE" || rc=$?
     cp "$RUN/report-$mode.json" "$RUN/report-$mode.txt" "$OUT/" 2>/dev/null || true
     return $rc
 }
@@ -269,9 +280,10 @@ mode_slot() {
     die "unknown run $1 (${MODES[*]})"
 }
 
-# Both modes side by side, each in its slot: much of a run is waiting (for the scanner's first
+# One line's runs side by side, each in its slot: much of a run is waiting (for the scanner's first
 # pass, the heartbeat threshold, the nodes), so two runs at once take little longer than one.
-cmd_all() {
+cmd_line() {
+    rm -f "$OUT/report.json"
     CKS_E2E_BUILD=patched "$0" build
     CKS_E2E_BUILD=unpatched "$0" build
     venv
@@ -285,24 +297,50 @@ cmd_all() {
     for i in "${!MODES[@]}"; do
         if ! wait "${pids[$i]}"; then
             rc=1
-            log "${MODES[$i]} failed: the tail of $OUT/run-${MODES[$i]}.log"
+            log "$LINE ${MODES[$i]} failed: the tail of $OUT/run-${MODES[$i]}.log"
             tail -40 "$OUT/run-${MODES[$i]}.log" >&2
         fi
     done
     for i in "${!MODES[@]}"; do grep -v '^\[' "$OUT/run-${MODES[$i]}.log" | grep -E '^(mode |reports |marvin |e2e-cloudstack:)' >&2 || true; done
-    python3 "$ROOT/scripts/e2e/cloudstack_e2e.py" --merge --out "$OUT" || rc=1
+    python3 "$ROOT/scripts/e2e/merge.py" line --release "$RELEASE" --out "$OUT" || rc=1
+    return $rc
+}
+
+# Every line of CKS_E2E_LINES, one after the other (two lines' runs at once would be twelve: more management
+# servers than 2 cores and 24 GiB start in time). Then one report keyed by line.
+cmd_all() {
+    local line rc=0 start=$SECONDS
+    local -a wanted
+    read -r -a wanted <<< "${CKS_E2E_LINES:-main 4.20}"
+    [ "${#wanted[@]}" -gt 0 ] || die "CKS_E2E_LINES is empty (the lines with harness patches: $(ls "$ROOT/cloudstack/e2e" | tr '\n' ' '))"
+    for line in "${wanted[@]}"; do
+        [ -d "$ROOT/cloudstack/e2e/$line" ] || die "CKS_E2E_LINES: $line has no harness patches (cloudstack/e2e has: $(ls "$ROOT/cloudstack/e2e" | tr '\n' ' '))"
+    done
+    rm -f "$OUTS/report.json"
+    for line in "${wanted[@]}"; do rm -f "$OUTS/$line/report.json"; done
+    for line in "${wanted[@]}"; do
+        log "line $line"
+        CKS_E2E_LINE="$line" "$0" line || rc=1
+        log "line $line done at $((SECONDS - start)) s"
+    done
+    python3 "$ROOT/scripts/e2e/merge.py" lines --out "$OUTS" "${wanted[@]}" || rc=1
+    log "all lines in $((SECONDS - start)) s"
     return $rc
 }
 
 case "${1:-all}" in
     all) cmd_all ;;
+    line) cmd_line ;;
     build) cmd_build ;;
     key) build_key ;;
     run) cmd_run "${@:2}" ;;
     start) cmd_start "${@:2}" ;;
     conf) server_conf "$2" ;;
     kill) cmd_kill "$2" ;;
-    clean) for i in "${!MODES[@]}"; do CKS_E2E_SLOT=$i "$0" clean-slot; done ;;
+    clean) for line in "$ROOT"/cloudstack/e2e/*/; do
+               line="$(basename "$line")"
+               for i in "${!MODES[@]}"; do CKS_E2E_LINE="$line" CKS_E2E_SLOT=$i "$0" clean-slot; done
+           done ;;
     clean-slot) cmd_clean ;;
-    *) die "usage: $0 [all|build|key|run MODE|start N [unloadable]|kill N|clean]" ;;
+    *) die "usage: $0 [all|line|build|key|run MODE|start N [unloadable]|kill N|clean]" ;;
 esac

@@ -34,6 +34,11 @@ class Database:
             raise Failure("SQL failed: %s: %s" % (sql[:80], out.stderr.strip()))
         return [line.split("\t") for line in out.stdout.splitlines()]
 
+    def has_column(self, table, column):
+        """Whether CloudStack's schema of this line has the column (some came with a later release)."""
+        return bool(self.query("SELECT 1 FROM information_schema.columns WHERE table_schema = 'cloud'"
+                               " AND table_name = '%s' AND column_name = '%s'" % (table, column)))
+
     def setting(self, name, value):
         """A global setting as updateConfiguration stores it (read at the next start where not dynamic)."""
         self.query("INSERT INTO configuration (category, instance, component, name, value) VALUES ('Advanced',"

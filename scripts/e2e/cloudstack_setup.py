@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from cloud import Api, Failure
-from states import ROOT
+from states import ROOT, version_tuple
 
 
 class Setup:
@@ -121,12 +121,22 @@ class Setup:
         self.offering = a.call("createServiceOffering", name="cks-e2e", displaytext="cks-e2e", cpunumber=2,
                                cpuspeed=1000, memory=2048)["serviceoffering"]["id"]
         # A template marked for CKS, for a VM of the user's own added to a cluster as a node (the simulator's
-        # image store marks it downloaded, as it does the versions' ISOs).
+        # image store marks it downloaded, as it does the versions' ISOs). Nodes of one's own came with 4.21.
+        self.node_template = None
+        if not self.has_node_apis():
+            return self.add_versions(a)
         os_type = a.call("listOsTypes", description="CentOS 5.6 (64-bit)")["ostype"][0]["id"]
         self.node_template = a.call("registerTemplate", name="e2e-node", displaytext="e2e-node", zoneid=self.zone,
                                     url="http://download.cks-e2e.invalid/e2e-node.vhd", format="VHD",
                                     hypervisor="Simulator", ostypeid=os_type, forcks="true",
                                     ispublic="true")["template"][0]["id"]
+        self.add_versions(a)
+
+    def has_node_apis(self):
+        """addNodesToKubernetesCluster, removeNodesFromKubernetesCluster and templates for CKS: 4.21 and later."""
+        return version_tuple(self.args.release) >= (4, 21)
+
+    def add_versions(self, a):
         # Two versions: the clusters are created with the first and upgraded to the second.
         self.versions = []
         for semantic in ("1.28.4", "1.29.1"):

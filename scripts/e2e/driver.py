@@ -10,7 +10,7 @@ import time
 from cloud import Api, Failure, wait_job
 from cloudstack_setup import Setup
 from servers import Servers
-from states import StateLog, table_rows
+from states import StateLog, release_profile, table_rows
 
 
 class Driver(Setup):
@@ -19,7 +19,8 @@ class Driver(Setup):
         self.servers = Servers(args)
         self.db = self.servers.db
         self.states = StateLog(self.db)
-        self.table = table_rows()
+        # The line's own table: what its release's StateMachine2 allows.
+        self.table = table_rows(release_profile(args.release))
 
     def api(self, n):
         return Api("http://%s.1%d:8080/client/api" % (self.args.net, n), self.keys)

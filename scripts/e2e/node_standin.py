@@ -40,6 +40,7 @@ HANG_SECONDS = 1800
 
 class Cloud(Database):
     """CloudStack's database, read only."""
+    etcd_column = None
 
     def cluster_at(self, ip):
         """The live cluster whose network has this public address: (id, name, version)."""
@@ -52,11 +53,13 @@ class Cloud(Database):
 
     def nodes(self, cluster_id):
         """The cluster's Kubernetes nodes in the order of its VM map: (host name, VM state, private IP). Its
-        etcd nodes (4.22) run etcd only and are no Kubernetes nodes."""
+        etcd nodes (4.21+: the column etcd_node) run etcd only and are no Kubernetes nodes."""
+        if self.etcd_column is None:
+            self.etcd_column = self.has_column("kubernetes_cluster_vm_map", "etcd_node")
         return self.query(
             "SELECT vm.host_name, vm.state, IFNULL(vm.private_ip_address, '') FROM kubernetes_cluster_vm_map m"
-            " JOIN vm_instance vm ON vm.id = m.vm_id WHERE m.cluster_id = %d AND NOT m.etcd_node ORDER BY m.id"
-            % cluster_id)
+            " JOIN vm_instance vm ON vm.id = m.vm_id WHERE m.cluster_id = %d%s ORDER BY m.id"
+            % (cluster_id, " AND NOT m.etcd_node" if self.etcd_column else ""))
 
 
 class Nodes:

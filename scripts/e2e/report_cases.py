@@ -6,6 +6,7 @@ import json
 import os
 
 from cloud import Api, Failure
+from states import version_tuple
 
 # issue -> the user's words, and the states the cluster is stuck in when the case ends there.
 CASES = {
@@ -14,12 +15,16 @@ CASES = {
     "12123": {"report": "a partial scale-up leaves the cluster in Alert", "stuck_in": ("Alert",)},
     "14159": {"report": "scale-down with separate etcd nodes revokes the wrong SSH rule and fails: Alert with a stale"
                         " worker count", "stuck_in": ("Alert",),
+              # CreateKubernetesClusterCmd's etcdnodes: since 4.21.0.
+              "since": "4.21.0.0", "needs": "separate etcd nodes (etcdnodes)",
               # Left in Alert by the series too, with fewer VMs than node_count: docs/e2e-cloudstack.md says why.
               "explained": "the scale worker removed the worker, then failed on its network rules before it wrote"
                            " the size (KubernetesClusterResourceModifierActionWorker.removeSshFirewallRule revokes"
                            " the first etcd node's SSH rule); a cluster short of VMs stays in Alert"},
     "13544": {"report": "delete hangs: stuck in Destroying (an SSH exec that does not return)",
-              "stuck_in": ("Destroying",)},
+              "stuck_in": ("Destroying",),
+              # CreateKubernetesClusterCmd's enablecsi: since 4.22.0.
+              "since": "4.22.0.0", "needs": "the CSI driver at create (enablecsi)"},
     "10402": {"report": "after Error the cluster goes to Destroying and remains in that state",
               "stuck_in": ("Destroying", "Error")},
     "6094": {"report": "stuck in Starting (a management server restart during the create)", "stuck_in": ("Starting",)},
@@ -30,6 +35,19 @@ CASES = {
 
 # The host tag of the one host with room for a few nodes only.
 SMALL_TAG = "cks-small"
+
+
+def applies(issue, release):
+    """Whether the report's feature exists in this CloudStack release (an older one ignores the parameter)."""
+    since = CASES[issue].get("since")
+    return since is None or version_tuple(release) >= version_tuple(since)
+
+
+def not_applicable(issue, release):
+    """A case's record on a release without its feature: not run, and said why."""
+    return {"reproduced": None, "final_state": None, "stuck": None, "applies": False,
+            "note": "not run: CloudStack %s has no %s (since %s)" % (release, CASES[issue]["needs"],
+                                                                     CASES[issue]["since"])}
 
 
 def cases(*issues):
@@ -63,8 +81,9 @@ class Cases:
 
     def sizes(self, cid):
         """(node_count, nodes CloudStack counts, VMs mapped), as the Alert pass compares them."""
-        row = self.db.query("SELECT node_count, control_node_count + node_count + IFNULL(etcd_node_count, 0) FROM"
-                            " kubernetes_cluster WHERE id = %d" % cid)[0]
+        etcd = "IFNULL(etcd_node_count, 0)" if self.db.has_column("kubernetes_cluster", "etcd_node_count") else "0"
+        row = self.db.query("SELECT node_count, control_node_count + node_count + %s FROM"
+                            " kubernetes_cluster WHERE id = %d" % (etcd, cid))[0]
         return int(row[0]), int(row[1]), len(self.vm_states(cid))
 
     def running(self, name, size=1, api=None, **params):
@@ -242,24 +261,28 @@ class Cases:
 
 
 # ---- the merged report (cloudstack_e2e.py --merge): each case on both builds
-def merged_reports(out):
-    """{issue: {report, unpatched, patched}} from OUT/report-reports-BUILD.json (a build that did not run: null)."""
+def merged_reports(out, release):
+    """{issue: {report, applies, unpatched, patched}} from OUT/report-reports-BUILD.json (a build that did not
+    run: null); applies is false where the release lacks the report's feature."""
     builds = {}
     for build in ("unpatched", "patched"):
         path = os.path.join(out, "report-reports-%s.json" % build)
         if os.path.exists(path):
             with open(path) as f:
                 builds[build] = json.load(f)["cases"]
-    return {issue: dict({"report": case["report"]}, **{b: builds.get(b, {}).get(issue) for b in ("unpatched", "patched")})
+    return {issue: dict({"report": case["report"], "applies": applies(issue, release)},
+                        **{b: builds.get(b, {}).get(issue) for b in ("unpatched", "patched")})
             for issue, case in CASES.items()}
 
 
 def reports_failed(reports):
-    """Fewer than six reports reproduced unpatched, a case that did not run, or one stuck patched."""
-    ran = [r for r in reports.values() if r["unpatched"] and r["patched"]
-           and r["unpatched"]["reproduced"] is not None and r["patched"]["reproduced"] is not None]
-    return (len(ran) < len(reports) or sum(1 for r in ran if r["unpatched"]["reproduced"]) < 6
-            or any(r["patched"]["stuck"] and not CASES[i].get("explained") for i, r in reports.items() if r in ran))
+    """Of the reports the release has the feature of: one that did not run, more than two not reproduced
+    unpatched, or one stuck patched and not explained."""
+    wanted = {i: r for i, r in reports.items() if r["applies"]}
+    ran = {i: r for i, r in wanted.items() if r["unpatched"] and r["patched"]
+           and r["unpatched"]["reproduced"] is not None and r["patched"]["reproduced"] is not None}
+    return (len(ran) < len(wanted) or sum(1 for r in ran.values() if r["unpatched"]["reproduced"]) < len(wanted) - 2
+            or any(r["patched"]["stuck"] and not CASES[i].get("explained") for i, r in ran.items()))
 
 
 def reports_table(reports):
@@ -267,6 +290,9 @@ def reports_table(reports):
                                                      ", STUCK" if c["stuck"] else "", c["final_state"])
     lines = ["%-7s | %-36s | %s" % ("report", "unpatched", "patched")]
     for issue, r in reports.items():
+        if not r["applies"]:
+            lines.append("#%-6s | not on this release: %s (since %s)" % (issue, CASES[issue]["needs"], CASES[issue]["since"]))
+            continue
         lines.append("#%-6s | %-36s | %s" % (issue, cell(r["unpatched"]), cell(r["patched"])))
         if r["patched"] and r["patched"]["stuck"]:
             lines.append("         why it stays with the series: %s" % CASES[issue].get("explained", "not explained"))

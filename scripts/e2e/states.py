@@ -15,10 +15,27 @@ def spec_cells():
         return [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
 
 
+def release_profiles():
+    """[(first release as a tuple, profile)] of the spec's release profiles."""
+    return [(version_tuple(c[4]), c[2]) for c in spec_cells() if c[0] == "profile" and c[4] != "-"]
+
+
+def version_tuple(version):
+    return tuple(int(n) for n in version.split("."))
+
+
 def newest_release_profile():
-    """The profile of the newest release (main's line, which the e2e runs: 4.23)."""
-    releases = [(tuple(int(n) for n in c[4].split(".")), c[2]) for c in spec_cells() if c[0] == "profile" and c[4] != "-"]
-    return max(releases)[1]
+    """The profile of the newest release (main's line: 4.23)."""
+    return max(release_profiles())[1]
+
+
+def release_profile(release):
+    """The profile of a release the e2e runs (a line's database version, cloudstack/lines.tsv): the one
+    whose first release is the latest at or before it."""
+    fits = [p for p in release_profiles() if p[0] <= version_tuple(release)]
+    if not fits:
+        raise ValueError("no profile of spec/state-machine.tsv fits CloudStack %s" % release)
+    return max(fits)[1]
 
 
 def table_rows(profile=None):
@@ -93,3 +110,8 @@ def illegal_changes(seen, table):
 if __name__ == "__main__":
     # make scripts-test: the profile the e2e checks against is one the spec has.
     print("states.py: profile %s (the newest release's) has %d rows" % (newest_release_profile(), len(table_rows())))
+    # Each line's database version (cloudstack/lines.tsv) names a profile.
+    with open(os.path.join(ROOT, "cloudstack", "lines.tsv")) as f:
+        for line, _, database, _ in (r.rstrip("\n").split("\t") for r in f if r.strip() and not r.startswith("#")):
+            profile = release_profile(database)
+            print("states.py: line %s (%s) checks against profile %s, %d rows" % (line, database, profile, len(table_rows(profile))))

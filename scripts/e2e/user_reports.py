@@ -18,7 +18,7 @@ import time
 from cloud import Failure
 from driver import Driver
 from marvin_tests import Marvin
-from report_cases import CASES, Cases
+from report_cases import CASES, Cases, applies, not_applicable
 
 # Seconds a create waits for its nodes here (cloud.kubernetes.cluster.start.timeout; upstream 3600).
 START_TIMEOUT = 240
@@ -73,6 +73,10 @@ class Reports(Driver, Cases):
         # A developer's shortcut: CKS_E2E_REPORT_CASES=capacity,hung_delete runs only those.
         only = os.environ.get("CKS_E2E_REPORT_CASES")
         for case in [c for c in cases if only is None or c.__name__ in only.split(",")]:
+            if not all(applies(issue, self.args.release) for issue in case.issues):
+                for issue in case.issues:
+                    self.report["cases"][issue] = not_applicable(issue, self.args.release)
+                continue
             try:
                 case()
             except Exception as e:  # one case that cannot run is reported, the others still run
@@ -124,6 +128,7 @@ def main():
     p.add_argument("--src", required=True, help="the build's CloudStack source tree (Marvin and its test)")
     p.add_argument("--python", required=True, help="the venv's python, with Marvin's packages")
     p.add_argument("--db-port", type=int, required=True)
+    p.add_argument("--release", required=True, help="the line's CloudStack version (its table)")
     args = p.parse_args()
     reports = Reports(args)
     reports.run_and_write("report-%s-%s" % ("reports" if args.run == "cases" else "marvin", args.build), text)

@@ -199,14 +199,19 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         listener.jobsRead();
         if (plan.kind() == RecoveryPlan.Kind.WAIT) {
             List<Long> unknown = new ArrayList<>();
+            List<Long> encrypted = new ArrayList<>();
             for (AsyncJobLookup.ClusterJob j : jobs.jobs()) {
                 if (j.clusterId() == AsyncJobLookup.UNKNOWN_CLUSTER) {
                     unknown.add(j.jobId());
+                    if (j.source() == AsyncJobLookup.Source.ENCRYPTED) {
+                        encrypted.add(j.jobId());
+                    }
                 }
             }
-            LOG.info("Status scanner: IN_PROGRESS Kubernetes cluster job(s) {} of unknown cluster; recovering"
-                    + " nothing this pass", unknown);
-            return result(RecoveryResult.Kind.WAITED, candidateIds, List.of(), unknown, counter, apply);
+            LOG.info("Status scanner: IN_PROGRESS Kubernetes cluster job(s) {} of unknown cluster{}; recovering"
+                    + " nothing this pass", unknown, encrypted.isEmpty() ? "" : " (job_cmd_info encrypted: " + encrypted + ")");
+            return new RecoveryResult<>(RecoveryResult.Kind.WAITED, candidateIds, List.of(), unknown, encrypted,
+                    counter.count(), apply);
         }
         if (plan.recoveries().isEmpty()) {
             return result(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(), counter, apply);
@@ -239,7 +244,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
 
     private static <S extends Enum<S>> RecoveryResult<S> result(RecoveryResult.Kind kind, List<Long> candidateIds,
             List<RecoveryResult.Planned<S>> planned, List<Long> unknown, StatementCounter counter, boolean apply) {
-        return new RecoveryResult<>(kind, candidateIds, planned, unknown, counter.count(), apply);
+        return new RecoveryResult<>(kind, candidateIds, planned, unknown, List.of(), counter.count(), apply);
     }
 
     /** Those of {@code jobs} (owners' jobs the core asked about) whose rows say they ended. */

@@ -14,11 +14,13 @@ import org.apache.cloudstack.kubernetes.state.value.Arguments;
  * @param candidateIds  clusters read in an operation's state (CloudManaged, not removed; fenced: or held)
  * @param planned       the clusters the plan fails (fenced, held at rest: releases), in candidate order
  * @param unknownJobIds WAITED only: the IN_PROGRESS cluster jobs whose cluster is unknown
+ * @param encryptedJobIds WAITED only: those of them whose job_cmd_info is ciphertext (CloudStack's database
+ *                      encryption, 4.22.1.1+), so that no cluster could be read from it
  * @param statements    SQL statements this pass executed
  * @param applied       false for a preview: nothing was written
  */
 public record RecoveryResult<S extends Enum<S>>(Kind kind, List<Long> candidateIds, List<Planned<S>> planned,
-        List<Long> unknownJobIds, int statements, boolean applied) {
+        List<Long> unknownJobIds, List<Long> encryptedJobIds, int statements, boolean applied) {
 
     /** The outcomes of a pass. */
     public enum Kind {
@@ -47,6 +49,7 @@ public record RecoveryResult<S extends Enum<S>>(Kind kind, List<Long> candidateI
         candidateIds = List.copyOf(candidateIds);
         planned = List.copyOf(planned);
         unknownJobIds = List.copyOf(unknownJobIds);
+        encryptedJobIds = List.copyOf(encryptedJobIds);
     }
 
     /** Clusters this pass failed (compare-and-set hit). */

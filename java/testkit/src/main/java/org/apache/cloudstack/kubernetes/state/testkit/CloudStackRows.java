@@ -74,7 +74,7 @@ public final class CloudStackRows {
      * Deletes what the kit and the tests wrote: every cluster, node VM, job, sync queue and its
      * items, and management server, and the {@link #SETTINGS}; the rows CloudStack's own SQL wrote
      * stay, as do the zone, service offering and Kubernetes version the kit writes once. On CloudStack's
-     * database, checks first that it is one (version 4.22.0.0): else it fails naming the script.
+     * database, checks first that it is one (version 4.23.0.0): else it fails naming the script.
      */
     public static void reset(Connection c) throws SQLException {
         if (isCloudStackDatabase(c)) {
@@ -96,7 +96,7 @@ public final class CloudStackRows {
     }
 
     /** The release of the tests' database: CloudStack's, as scripts/cloudstack-db.sh builds main's. */
-    public static final String RELEASE = "4.22.0.0";
+    public static final String RELEASE = "4.23.0.0";
 
     private static void requireCloudStackVersion(Connection c) throws SQLException {
         boolean through = false;

@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.apache.cloudstack.kubernetes.state.departed.DepartedServerJobs;
 import org.apache.cloudstack.kubernetes.state.overdue.OverdueOperations;
 import org.apache.cloudstack.kubernetes.state.scan.StuckClusterScan;
+import org.apache.cloudstack.kubernetes.state.sql.JobText;
 import org.apache.cloudstack.kubernetes.state.text.Json;
 import org.apache.cloudstack.kubernetes.state.text.Terminal;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
@@ -100,7 +101,9 @@ final class ScanReport {
                     : recoveriesLeft.size() + " cluster(s) " + recoveriesLeft));
         } else if (result.waiting()) {
             out.append("waiting: IN_PROGRESS Kubernetes cluster job(s) ").append(result.unknownJobIds())
-                    .append(" of unknown cluster: recovering nothing now\n");
+                    .append(" of unknown cluster").append(result.encryptedJobIds().isEmpty() ? ""
+                            : " (job_cmd_info " + JobText.ENCRYPTED + ": " + result.encryptedJobIds() + ")")
+                    .append(": recovering nothing now\n");
         } else if (result.recoveries().isEmpty()) {
             out.append(nothingStuck()).append('\n');
         } else if (live != null) {
@@ -144,6 +147,7 @@ final class ScanReport {
         } else {
             out.append(", \"waiting\": ").append(result.waiting())
                     .append(", \"unknown_jobs\": ").append(result.unknownJobIds())
+                    .append(", \"encrypted_jobs\": ").append(result.encryptedJobIds())
                     .append(", \"in_operation_states\": ").append(result.candidates()).append(", \"recoveries\": [");
             String sep = "";
             for (StuckClusterScan.Finding f : result.recoveries()) {

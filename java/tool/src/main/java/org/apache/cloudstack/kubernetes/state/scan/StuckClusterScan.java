@@ -33,12 +33,15 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * The outcome: waiting (an unknown-cluster job is in progress) or the recoveries; {@code candidates}:
-     * how many clusters are in an operation's state (those not recovered have a live operation).
+     * The outcome: waiting (an unknown-cluster job is in progress; {@code encryptedJobIds}: those whose
+     * job_cmd_info is ciphertext) or the recoveries; {@code candidates}: how many clusters are in an
+     * operation's state (those not recovered have a live operation).
      */
-    public record Result(boolean waiting, List<Long> unknownJobIds, List<Finding> recoveries, int candidates) {
+    public record Result(boolean waiting, List<Long> unknownJobIds, List<Long> encryptedJobIds, List<Finding> recoveries,
+            int candidates) {
         public Result {
             unknownJobIds = List.copyOf(unknownJobIds);
+            encryptedJobIds = List.copyOf(encryptedJobIds);
             recoveries = List.copyOf(recoveries);
         }
     }
@@ -78,7 +81,7 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
 
     private Result result(RecoveryResult<S> report) throws SQLException {
         if (report.kind() == RecoveryResult.Kind.WAITED) {
-            return new Result(true, report.unknownJobIds(), List.of(), report.candidateIds().size());
+            return new Result(true, report.unknownJobIds(), report.encryptedJobIds(), List.of(), report.candidateIds().size());
         }
         Map<Long, String[]> names = names(report.planned().stream().map(RecoveryResult.Planned::clusterId).toList());
         List<Finding> findings = new ArrayList<>();
@@ -87,7 +90,7 @@ public final class StuckClusterScan<S extends Enum<S>, E extends Enum<E>> {
             findings.add(new Finding(p.clusterId(), uuidAndName[0], uuidAndName[1], p.from().name(), p.to().name(),
                     p.reason(), p.hit()));
         }
-        return new Result(false, List.of(), findings, report.candidateIds().size());
+        return new Result(false, List.of(), List.of(), findings, report.candidateIds().size());
     }
 
     /** The uuid and name of each cluster, for the report. */

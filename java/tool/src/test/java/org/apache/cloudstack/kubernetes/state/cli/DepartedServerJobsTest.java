@@ -202,7 +202,7 @@ class DepartedServerJobsTest {
             }
             CloudStackRows rows = CloudStackRows.on(c);
             // The recovery pass of the same run sees them ended.
-            assertEquals("Alert", rows.state(scalingOld));
+            assertEquals(ToolDatabase.FAILED_SCALE, rows.state(scalingOld));
             assertEquals("Upgrading", rows.state(upgradingSilent));
             assertEquals("Scaling", rows.state(scalingStalled));
             assertEquals("Alert", rows.state(startingRemoved));

@@ -64,11 +64,11 @@ class DeploymentModeTest {
                     + " columns\""), auto.out());
             assertFalse(auto.out().contains("\"name\": \"held-upgrading\""), "a live operation is never planned: " + auto.out());
             assertTrue(auto.out().contains("\"id\": " + gone + ", \"uuid\": \"uuid-owner-down\", \"name\": \"owner-down\","
-                    + " \"state\": \"Scaling\", \"to\": \"Alert\", \"reason\": \"the management server that owns its"
+                    + " \"state\": \"Scaling\", \"to\": \"Running\", \"reason\": \"the management server that owns its"
                     + " operation is Down\", \"reason_code\": \"OWNER_DOWN\""), auto.out());
             ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
             assertTrue(text.out().startsWith("mode: fenced (auto: the schema has the fence columns)\n"), text.out());
-            assertTrue(text.out().contains("owner-down: Scaling -> Alert: the management server that owns its operation"
+            assertTrue(text.out().contains("owner-down: Scaling -> Running: the management server that owns its operation"
                     + " is Down [OWNER_DOWN]"), text.out());
 
             // Asked for explicitly, compat plans the live cluster: the very thing fenced mode prevents.
@@ -82,7 +82,7 @@ class DeploymentModeTest {
             try (Connection c = db.connect()) {
                 CloudStackRows rows = CloudStackRows.on(c);
                 assertEquals("Upgrading", rows.state(held), "scan --apply leaves the live operation alone");
-                assertEquals("Alert", rows.state(gone));
+                assertEquals(ToolDatabase.FAILED_SCALE, rows.state(gone));
             }
             ToolRun explain = ToolRun.of("explain", "held-upgrading", "--jdbc-url", db.url());
             assertTrue(explain.out().startsWith("mode: fenced (auto: the schema has the fence columns)\n"), explain.out());

@@ -89,7 +89,7 @@ class ExplainCommandTest {
         assertEquals(1, stuck.out().lines().filter(l -> l.contains("Cmd ")).count(),
                 "a job that carries the uuid under another parameter does not name it: " + stuck.out());
         assertTrue(stuck.out().contains("msid 7001 ms-7001 Down runid 11"), stuck.out());
-        assertTrue(stuck.out().contains("verdict: RECOVER to Alert: the compat scanner would move it Scaling -> Alert"),
+        assertTrue(stuck.out().contains("verdict: RECOVER to Running: the compat scanner would move it Scaling -> Running"),
                 stuck.out());
         assertEquals("Scaling", state(db, ids.get("stuck")), "explain writes nothing");
 
@@ -145,7 +145,7 @@ class ExplainCommandTest {
             assertTrue(held.out().contains("verdict: LEAVE: the fenced scanner leaves it: it is held by a live owner"),
                     held.out());
             ToolRun gone = explain(db, "gone", "--mode", "fenced");
-            assertTrue(gone.out().contains("verdict: RECOVER to Alert: the fenced scanner would move it Scaling -> Alert:"
+            assertTrue(gone.out().contains("verdict: RECOVER to Running: the fenced scanner would move it Scaling -> Running:"
                     + " the management server that owns its operation has restarted since [OWNER_RESTARTED]"), gone.out());
             ToolRun goneJson = explain(db, "gone", "--format", "json");
             assertTrue(goneJson.out().startsWith("{\"mode\": \"fenced\", \"mode_chosen\": \"auto: the schema has the fence"

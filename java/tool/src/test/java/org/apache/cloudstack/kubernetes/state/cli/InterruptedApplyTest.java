@@ -197,16 +197,16 @@ class InterruptedApplyTest {
         }
         assertEquals(Integer.parseInt(counts.group(3)), left.size());
         try (Connection c = db.connect()) {
-            assertEquals(printedDone, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Alert'"),
-                    "exactly the printed clusters moved");
+            assertEquals(printedDone, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = '"
+                    + ToolDatabase.FAILED_SCALE + "'"), "exactly the printed clusters moved");
             Set<Long> scaling = ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Scaling'");
             assertEquals(left, scaling, "what it says it left is what is left");
         }
         ToolRun second = ToolRun.of("scan", "--apply", "--jdbc-url", db.url());
         assertEquals(0, second.code(), second.err());
         try (Connection c = db.connect()) {
-            assertEquals(stuck, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = 'Alert'"),
-                    "the second run finishes");
+            assertEquals(stuck, ids(c, "SELECT id FROM kubernetes_cluster WHERE name LIKE 'stuck-%' AND state = '"
+                    + ToolDatabase.FAILED_SCALE + "'"), "the second run finishes");
         }
     }
 

@@ -100,7 +100,7 @@ class OperatorConventionsTest {
         ToolRun apply = ToolRun.of("scan", "--apply", "--jdbc-url", url);
         assertEquals(0, apply.code(), apply.err());
         try (Connection c = DriverManager.getConnection(url)) {
-            assertEquals("Alert", CloudStackRows.on(c).state(stuck));
+            assertEquals(ToolDatabase.FAILED_SCALE, CloudStackRows.on(c).state(stuck));
         }
     }
 

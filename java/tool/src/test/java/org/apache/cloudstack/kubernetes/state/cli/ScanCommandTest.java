@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.testkit.CloudStackEncryption;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,9 @@ class ScanCommandTest {
     }
 
     private static String failedTo(String state) {
+        if (state.equals("Scaling")) {
+            return ToolDatabase.FAILED_SCALE;
+        }
         return state.equals("Importing") || state.equals("RemovingNodes") ? "Running" : "Alert";
     }
 
@@ -109,7 +113,7 @@ class ScanCommandTest {
         ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url());
         assertTrue(text.out().startsWith("mode: compat (auto: the schema has no fence columns)\n" + ToolDatabase.TABLE_LINE + ToolDatabase.JOBS_LINE
                 + "would recover (dry run; --apply to perform):\n"), text.out());
-        assertTrue(text.out().contains(ids.get("stuck-Scaling") + " uuid-stuck-Scaling stuck-Scaling: Scaling -> Alert:"
+        assertTrue(text.out().contains(ids.get("stuck-Scaling") + " uuid-stuck-Scaling stuck-Scaling: Scaling -> Running:"
                 + " no IN_PROGRESS job names it, and no job of unknown cluster runs [NO_OWNER_NO_JOB]\n"), text.out());
         assertEquals(before, states(db));
     }
@@ -156,8 +160,8 @@ class ScanCommandTest {
         }
         ToolRun scan = ToolRun.of("scan", "--jdbc-url", db.url());
         assertEquals(0, scan.code(), scan.err());
-        assertEquals(1, scan.out().lines().filter(l -> l.contains(": Scaling -> Alert:")).count(), scan.out());
-        assertTrue(scan.out().contains("uuid-stuck stuck: Scaling -> Alert"), scan.out());
+        assertEquals(1, scan.out().lines().filter(l -> l.contains(": Scaling -> Running:")).count(), scan.out());
+        assertTrue(scan.out().contains("uuid-stuck stuck: Scaling -> Running"), scan.out());
         for (String name : ids.keySet().stream().filter(n -> n.endsWith("-job")).toList()) {
             String cluster = name.substring(0, name.length() - "-job".length());
             ToolRun explain = ToolRun.of("explain", "--jdbc-url", db.url(), cluster);
@@ -179,6 +183,29 @@ class ScanCommandTest {
         assertTrue(run.out().contains("\"waiting\": true"), run.out());
         assertEquals(List.of(), recoveredNames(run.out()));
         assertEquals("Starting", states(db).get("stuck-Starting"));
+    }
+
+    @ParameterizedTest(name = "{0} a job whose job_cmd_info is ciphertext makes the scan wait, named encrypted, never printed")
+    @EnumSource(ToolDatabase.class)
+    void encryptedJobWaitsNamedEncrypted(ToolDatabase db) throws Exception {
+        build(db);
+        String sealed = new CloudStackEncryption("key file text").encrypt("{\"id\":\"uuid-stuck-Scaling\",\"size\":\"3\"}");
+        long sealedJob;
+        long plainJob;
+        try (Connection c = db.connect()) {
+            sealedJob = CloudStackRows.on(c).job().cmd(CMD).status(0).instance(null).cmdInfo(sealed).insert();
+            plainJob = CloudStackRows.on(c).job().cmd(CMD).status(0).instance(null).cmdInfo("{\"id\": ").insert();
+        }
+        ToolRun text = ToolRun.of("scan", "--jdbc-url", db.url(), "--apply");
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("waiting: IN_PROGRESS Kubernetes cluster job(s) [" + sealedJob + ", " + plainJob
+                + "] of unknown cluster (job_cmd_info encrypted: [" + sealedJob + "]): recovering nothing now"), text.out());
+        ToolRun json = ToolRun.of("scan", "--jdbc-url", db.url(), "--format", "json");
+        assertTrue(json.out().contains("\"encrypted_jobs\": [" + sealedJob + "]"), json.out());
+        for (ToolRun run : new ToolRun[] {text, json}) {
+            assertTrue(!run.out().contains(sealed) && !run.err().contains(sealed), run.out() + run.err());
+        }
+        assertEquals("Scaling", states(db).get("stuck-Scaling"), "no cluster is taken from ciphertext");
     }
 
     @Test

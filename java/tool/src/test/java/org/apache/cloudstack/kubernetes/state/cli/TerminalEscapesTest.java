@@ -52,7 +52,7 @@ class TerminalEscapesTest {
         ToolRun scan = ToolRun.of("scan", "--jdbc-url", db.url());
         assertEquals(0, scan.code(), scan.err());
         assertInert(scan.out());
-        assertTrue(scan.out().contains("  " + stuck + " uuid-hostile-stuck " + HOSTILE_SHOWN + ": Scaling -> Alert"), scan.out());
+        assertTrue(scan.out().contains("  " + stuck + " uuid-hostile-stuck " + HOSTILE_SHOWN + ": Scaling -> Running"), scan.out());
         assertTrue(scan.out().contains("overdue:") && scan.out().contains(HOSTILE_SHOWN + "2"), scan.out());
         assertFalse(scan.out().lines().anyMatch(l -> l.startsWith("no stuck")), "no forged line: " + scan.out());
 

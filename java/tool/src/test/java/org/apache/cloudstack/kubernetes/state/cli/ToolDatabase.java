@@ -27,10 +27,15 @@ public enum ToolDatabase {
     static final String OPERATOR = "cloudop";
     static final String OPERATOR_PASSWORD = "Op-S3cret-4417";
 
-    /** The line naming the table of the tests' databases (release 4.22.0.0, CloudStackRows.RELEASE). */
-    static final String TABLE_LINE = "table: 4.22 (CloudStack 4.22.0.0's, from the version table)\n";
+    /** The line naming the table of the tests' databases (release 4.23.0.0, CloudStackRows.RELEASE). */
+    static final String TABLE_LINE = "table: 4.23 (CloudStack 4.23.0.0's, from the version table)\n";
+    /**
+     * Where that table sends a Scaling cluster whose operation is over: 4.23 fails a scale back to Running
+     * (#12386), 4.22 and older to Alert (ReleaseTableScanTest covers each release).
+     */
+    static final String FAILED_SCALE = "Running";
     /** The same in JSON. */
-    static final String TABLE_JSON = "\"table\": \"4.22\", \"table_chosen\": \"CloudStack 4.22.0.0's, from the version table\"";
+    static final String TABLE_JSON = "\"table\": \"4.23\", \"table_chosen\": \"CloudStack 4.23.0.0's, from the version table\"";
 
     /** Scan's and explain's line naming the commands whose jobs hold a cluster: the table's release line's. */
     static final String JOBS_LINE = "job commands: CloudStack 4.21 and later's cluster commands (8)\n";
