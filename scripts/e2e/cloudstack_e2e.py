@@ -100,12 +100,14 @@ class Scenario(Driver):
         self.report["recoveries"].append(recovery)
         return recovery
 
-    def release_and_heal(self, name, cid, recovery, seconds=180):
+    def release_and_heal(self, name, cid, recovery, seconds=180, settled=lambda: True):
         """The nodes of a recovered cluster come back Ready: the scanner's Alert pass (cks-state's
-        reconcileAlertClusters with the plugin's probe, patch 0018) brings it to Running through Recovering."""
+        reconcileAlertClusters with the plugin's probe, patch 0018) brings it to Running through Recovering;
+        settled: what else must hold of it then (a Running that is not yet true, 4.23's failed scale, is not)."""
         self.hold(name, held=False)
         start = time.time()
-        healed = self.states.wait("cluster %d Running" % cid, lambda: self.states.state(cid) == "Running", seconds)
+        healed = self.states.wait("cluster %d Running" % cid,
+                                  lambda: self.states.state(cid) == "Running" and settled(), seconds)
         recovery["after_nodes_ready"] = {"state": self.states.state(cid), "running": healed,
                                          "seconds": round(time.time() - start, 1), "bound_seconds": seconds}
         return healed
@@ -184,10 +186,14 @@ class Scenario(Driver):
         self.second_operation(2, c, "its scale (running on server 1)")
         recovery = self.kill_during(c, "Scaling", scale)
         # The Alert pass (patch 0018) brings c back at its real size: the killed scale had added its VM, but the
-        # row's node_count is the old one (KubernetesClusterScaleWorker sets it on success).
+        # row's node_count is the old one (KubernetesClusterScaleWorker sets it on success). On 4.23 the table
+        # fails the scale to Running; with more VMs than its size that Running is not true, so the Alert pass
+        # takes it to Alert (FaultsDetected) and back once its nodes are Ready: Running, node_count 2.
+        workers = lambda: int(self.db.query("SELECT node_count FROM kubernetes_cluster WHERE id = %d" % c)[0][0])
         if recovery["to"]:
-            healed = self.release_and_heal("e2e-c", c, recovery, 75)
-            node_count = int(self.db.query("SELECT node_count FROM kubernetes_cluster WHERE id = %d" % c)[0][0])
+            healed = self.release_and_heal("e2e-c", c, recovery, 150, settled=lambda: workers() == 2)
+            recovery["after_nodes_ready"]["path"] = [s for _, s in self.states.seen.get(c, [])]
+            node_count = workers()
             recovery["after_nodes_ready"]["node_count"] = node_count
             if not healed or node_count != 2:
                 raise Failure("cluster c stayed %s with node_count %d once its nodes were Ready: the Alert pass did"
