@@ -37,12 +37,13 @@ shared:
 
 # The project's own scripts, checked as a new user meets them: the lookup of ../shared from a clone
 # in a temporary folder; the e2e's Python compiles and finds its table in the spec; Marvin's results
-# read as the e2e report needs them.
+# read as the e2e report needs them; the docs name files that exist and list every script.
 scripts-test:
 	scripts/check-shared-lookup.sh
 	python3 -m py_compile scripts/*.py scripts/e2e/*.py
 	python3 scripts/e2e/states.py
 	python3 scripts/e2e/marvin_tests.py
+	python3 scripts/check-docs.py
 
 # The checks both loops start with: formatting, file sizes, license headers and notices, clippy.
 lint:
