@@ -14,6 +14,7 @@ network() {
     local n ns
     for n in "${SERVERS[@]}"; do
         ns="${NS}ms$n"
+        resolver "$ns"
         ip netns list | grep -qw "$ns" || ip netns add "$ns"
         if ! ip link show "${NS}h$n" >/dev/null 2>&1; then
             ip link add "${NS}h$n" type veth peer name "${NS}p$n"
@@ -47,9 +48,22 @@ network() {
     fi
 }
 
+# A namespace's own names (ip netns exec mounts /etc/netns/<ns>/* over /etc): the slot's addresses in its
+# hosts file, and no name server. The host's resolver is out of reach from a namespace, so each lookup
+# waited for its timeout; MySQL Connector/J asks the database address's name (reverse) for every new
+# connection (ConnectionImpl, InetSocketAddress.getHostName), and 4.23's pool starved behind it.
+resolver() {
+    local n dir="/etc/netns/$1"
+    mkdir -p "$dir"
+    { echo "127.0.0.1 localhost"; echo "$NET.1 cks-e2e-host"; echo "$STANDIN_IP cks-e2e-nodes"
+      for n in "${SERVERS[@]}"; do echo "$NET.1$n cks-e2e-ms$n"; done; } > "$dir/hosts"
+    echo "# make e2e-cloudstack: no name server in this namespace (scripts/e2e/network.sh)" > "$dir/resolv.conf"
+}
+
 unnetwork() {
     local n
     for n in "${SERVERS[@]}"; do
+        rm -rf "/etc/netns/${NS}ms$n"
         ip netns del "${NS}ms$n" 2>/dev/null || true
         ip link del "${NS}h$n" 2>/dev/null || true
     done
