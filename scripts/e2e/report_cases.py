@@ -11,12 +11,22 @@ from states import version_tuple
 # issue -> the user's words, and the states the cluster is stuck in when the case ends there.
 CASES = {
     "12699": {"report": "CKS cluster remains in Alert state if the scaling fails due to capacity issue",
-              "stuck_in": ("Alert",)},
-    "12123": {"report": "a partial scale-up leaves the cluster in Alert", "stuck_in": ("Alert",)},
+              "stuck_in": ("Alert",),
+              # Where CloudStack's own code no longer shows the report (read in its source, seen in the e2e).
+              "fixed_in": ("4.23.0.0", "the scale worker destroys the VMs a failed scale-up made"
+                                       " (KubernetesClusterScaleWorker.cleanupNewlyCreatedVms, #12386)")},
+    "12123": {"report": "a partial scale-up leaves the cluster in Alert", "stuck_in": ("Alert",),
+              "fixed_in": ("4.22.1.0", "the account's limits are checked before any VM is made"
+                                       " (KubernetesClusterManagerImpl: \"Resource limits prevent scaling the cluster\")")},
     "14159": {"report": "scale-down with separate etcd nodes revokes the wrong SSH rule and fails: Alert with a stale"
                         " worker count", "stuck_in": ("Alert",),
               # CreateKubernetesClusterCmd's etcdnodes: since 4.21.0.
               "since": "4.21.0.0", "needs": "separate etcd nodes (etcdnodes)",
+              # Masked, not fixed: the scale still fails on its network rules, and 4.23's table returns it to
+              # Running (Scaling -OperationFailed-> Running) with node_count counting the removed worker.
+              "fixed_in": ("4.23.0.0", "the symptom only: the scale-down still fails on its network rules, and"
+                                       " 4.23's table fails a scale to Running, with node_count still counting the"
+                                       " worker it removed"),
               # Left in Alert by the series too, with fewer VMs than node_count: docs/e2e-cloudstack.md says why.
               "explained": "the scale worker removed the worker, then failed on its network rules before it wrote"
                            " the size (KubernetesClusterResourceModifierActionWorker.removeSshFirewallRule revokes"
@@ -41,6 +51,12 @@ def applies(issue, release):
     """Whether the report's feature exists in this CloudStack release (an older one ignores the parameter)."""
     since = CASES[issue].get("since")
     return since is None or version_tuple(release) >= version_tuple(since)
+
+
+def fixed_upstream(issue, release):
+    """Why CloudStack of this release no longer shows the report, or None."""
+    fixed = CASES[issue].get("fixed_in")
+    return fixed[1] if fixed and version_tuple(release) >= version_tuple(fixed[0]) else None
 
 
 def not_applicable(issue, release):
@@ -270,18 +286,21 @@ def merged_reports(out, release):
         if os.path.exists(path):
             with open(path) as f:
                 builds[build] = json.load(f)["cases"]
-    return {issue: dict({"report": case["report"], "applies": applies(issue, release)},
+    return {issue: dict({"report": case["report"], "applies": applies(issue, release),
+                         "fixed_upstream": fixed_upstream(issue, release)},
                         **{b: builds.get(b, {}).get(issue) for b in ("unpatched", "patched")})
             for issue, case in CASES.items()}
 
 
 def reports_failed(reports):
-    """Of the reports the release has the feature of: one that did not run, more than two not reproduced
-    unpatched, or one stuck patched and not explained."""
+    """Of the reports the release has the feature of: one that did not run, one stuck patched and not explained,
+    or, of those CloudStack of the release has not fixed, more than two not reproduced unpatched."""
     wanted = {i: r for i, r in reports.items() if r["applies"]}
     ran = {i: r for i, r in wanted.items() if r["unpatched"] and r["patched"]
            and r["unpatched"]["reproduced"] is not None and r["patched"]["reproduced"] is not None}
-    return (len(ran) < len(wanted) or sum(1 for r in ran.values() if r["unpatched"]["reproduced"]) < len(wanted) - 2
+    open_upstream = [r for r in ran.values() if not r["fixed_upstream"]]
+    unfixed = sum(1 for r in wanted.values() if not r["fixed_upstream"])
+    return (len(ran) < len(wanted) or sum(1 for r in open_upstream if r["unpatched"]["reproduced"]) < unfixed - 2
             or any(r["patched"]["stuck"] and not CASES[i].get("explained") for i, r in ran.items()))
 
 
@@ -294,6 +313,8 @@ def reports_table(reports):
             lines.append("#%-6s | not on this release: %s (since %s)" % (issue, CASES[issue]["needs"], CASES[issue]["since"]))
             continue
         lines.append("#%-6s | %-36s | %s" % (issue, cell(r["unpatched"]), cell(r["patched"])))
+        if r["fixed_upstream"]:
+            lines.append("         CloudStack of this release no longer shows it: %s" % r["fixed_upstream"])
         if r["patched"] and r["patched"]["stuck"]:
             lines.append("         why it stays with the series: %s" % CASES[issue].get("explained", "not explained"))
     return "\n".join(lines)
