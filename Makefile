@@ -163,6 +163,7 @@ define run-bench
 	  $(BENCH_OUT)/cloudstack-scale-summary.md >$(BENCH_OUT)/cloudstack-scale.log 2>&1; \
 	  rc=$$?; $(BENCH_DB) stop; [ $$rc -eq 0 ] || { tail -n 40 $(BENCH_OUT)/cloudstack-scale.log; exit $$rc; }
 	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/scanner-summary.md; echo; cat $(BENCH_OUT)/cloudstack-scale-summary.md
+	python3 scripts/benchmarks-md.py $(BENCH_OUT) $(1)
 endef
 
 bench: bench-build

@@ -49,6 +49,10 @@ public class PlanningBenchmark {
     // The floor's buffers: the native side copies the candidates whole and reads the jobs in chunks.
     private long[] candidateCopy;
     private final long[] jobChunk = new long[2 * 1024];
+    // The marking floor's bitmap: one bit per id up to the largest candidate's, as jni's dense JobMarks.
+    private long[] markBits;
+    // The host's enum binding, as planJni's machine marshals with it.
+    private EnumBinding<State> stateBinding;
 
     @Setup
     public void setUp() {
@@ -74,6 +78,8 @@ public class PlanningBenchmark {
             candidateRows[at + NativeCodes.CANDIDATE_STATE] = stateNames.indexOf(candidates.get(i).state().name());
         }
         candidateCopy = new long[candidateRows.length];
+        markBits = new long[(int) (ids[clusters - 1] >>> 6) + 1];
+        stateBinding = EnumBinding.of(State.class, NativeLibrary.stateNames(), "state");
         int jobs = JOBS_PER_CLUSTER * clusters;
         jobClusterIds = new long[jobs];
         int j = 0;
@@ -129,6 +135,36 @@ public class PlanningBenchmark {
             }
         }
         return acc;
+    }
+
+    /**
+     * Baseline: the least work a plan must do, no more: the job ids read front to back, one bit set per job
+     * at its cluster's id in a bitmap over the candidates' ids (the jobs come in database order, so the bits
+     * are hit at random). From 1k to 100k clusters the bitmap grows from 1.4 KiB, within the L1 cache, to
+     * 122 KiB, beyond it: what this costs more per cluster is the machine's memory hierarchy.
+     */
+    @Benchmark
+    public long markingFloor() {
+        long[] bits = markBits;
+        java.util.Arrays.fill(bits, 0);
+        long[] jobs = jobClusterIds;
+        for (int i = 0; i < jobs.length; i++) {
+            long id = jobs[i];
+            int word = (int) (id >>> 6);
+            if (word < bits.length) {
+                bits[word] |= 1L << id;
+            }
+        }
+        return bits[bits.length - 1];
+    }
+
+    /**
+     * Diagnostic: planJni's marshalling alone, the candidates' objects (snapshot, row, token: about 80 bytes
+     * each, 8 MB at 100k) walked into the primitive array the native call takes.
+     */
+    @Benchmark
+    public long[] marshalCandidates() {
+        return RecoveryColumns.candidates(candidates, stateBinding, false);
     }
 
     @Benchmark
