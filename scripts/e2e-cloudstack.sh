@@ -34,8 +34,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/shared.sh"
 # The line this invocation builds or runs (cloudstack/lines.tsv; its harness patches in cloudstack/e2e/<line>).
 LINE="${CKS_E2E_LINE:-main}"
-line_field "$LINE" tarball >/dev/null || exit 1
-[ -d "$ROOT/cloudstack/e2e/$LINE" ] || { echo "e2e-cloudstack: line $LINE has no harness patches (cloudstack/e2e/$LINE)" >&2; exit 1; }
+# A line the e2e runs: one of cloudstack/lines.tsv with its harness patches; else one line naming those that have.
+require_e2e_line() {
+    line_field "$1" tarball >/dev/null || exit 1
+    [ -d "$ROOT/cloudstack/e2e/$1" ] || { echo "e2e-cloudstack: line $1 has no harness patches (cloudstack/e2e has:" \
+        "$(ls "$ROOT/cloudstack/e2e" | tr '\n' ' '))" >&2; exit 1; }
+}
+require_e2e_line "$LINE"
 export CKS_E2E_LINE="$LINE"
 # The version CloudStack's upgrade path leaves in a fresh database of the line: its table (spec/state-machine.tsv).
 RELEASE="$(line_field "$LINE" database)"
@@ -313,9 +318,7 @@ cmd_all() {
     local -a wanted
     read -r -a wanted <<< "${CKS_E2E_LINES:-main 4.20}"
     [ "${#wanted[@]}" -gt 0 ] || die "CKS_E2E_LINES is empty (the lines with harness patches: $(ls "$ROOT/cloudstack/e2e" | tr '\n' ' '))"
-    for line in "${wanted[@]}"; do
-        [ -d "$ROOT/cloudstack/e2e/$line" ] || die "CKS_E2E_LINES: $line has no harness patches (cloudstack/e2e has: $(ls "$ROOT/cloudstack/e2e" | tr '\n' ' '))"
-    done
+    for line in "${wanted[@]}"; do require_e2e_line "$line"; done
     rm -f "$OUTS/report.json"
     for line in "${wanted[@]}"; do rm -f "$OUTS/$line/report.json"; done
     for line in "${wanted[@]}"; do

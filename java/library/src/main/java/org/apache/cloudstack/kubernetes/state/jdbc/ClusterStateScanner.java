@@ -178,7 +178,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
         c.commit();
         listener.candidatesRead();
         if (candidates.isEmpty()) {
-            return result(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), List.of(), counter, apply);
+            return result(RecoveryResult.Kind.NO_CANDIDATE, candidateIds, List.of(), counter, apply);
         }
         AsyncJobLookup.ClusterJobs jobs = jobLookup.inProgressClusterJobs(c);
         c.commit();
@@ -214,7 +214,7 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
                     counter.count(), apply);
         }
         if (plan.recoveries().isEmpty()) {
-            return result(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), List.of(), counter, apply);
+            return result(RecoveryResult.Kind.NOTHING_TO_RECOVER, candidateIds, List.of(), counter, apply);
         }
         List<RecoveryResult.Planned<S>> planned = new ArrayList<>();
         if (apply) {
@@ -239,12 +239,13 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
             planned.add(new RecoveryResult.Planned<>(r.clusterId(), w.expected().state(), w.target().state(),
                     r.reason(), hit));
         }
-        return result(RecoveryResult.Kind.RECOVERED, candidateIds, planned, List.of(), counter, apply);
+        return result(RecoveryResult.Kind.RECOVERED, candidateIds, planned, counter, apply);
     }
 
+    /** A pass that did not wait: no job of unknown cluster to name. */
     private static <S extends Enum<S>> RecoveryResult<S> result(RecoveryResult.Kind kind, List<Long> candidateIds,
-            List<RecoveryResult.Planned<S>> planned, List<Long> unknown, StatementCounter counter, boolean apply) {
-        return new RecoveryResult<>(kind, candidateIds, planned, unknown, List.of(), counter.count(), apply);
+            List<RecoveryResult.Planned<S>> planned, StatementCounter counter, boolean apply) {
+        return new RecoveryResult<>(kind, candidateIds, planned, List.of(), List.of(), counter.count(), apply);
     }
 
     /** Those of {@code jobs} (owners' jobs the core asked about) whose rows say they ended. */
