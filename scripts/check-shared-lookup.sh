@@ -18,6 +18,8 @@ clone() {
 }
 clone "$ROOT" "$tmp/first"
 shared="$("$ROOT/scripts/shared.sh")"
+# The lookups below are the ones without an override: a CKS_SHARED_DIR of the caller's would answer them all.
+unset CKS_SHARED_DIR
 got="$("$tmp/first/scripts/shared.sh")" || fail "a clone in $tmp did not find the shared folder of its origin"
 [ "$got" = "$shared" ] || fail "a clone in $tmp found $got, not $shared"
 for line in $(cd "$ROOT" && ROOT="$ROOT" bash -c 'source scripts/shared.sh; lines'); do
