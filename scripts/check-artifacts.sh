@@ -60,7 +60,10 @@ cli_entries="$(entries "$cli")"
 grep -q "^org/h2/Driver.class$" <<<"$cli_entries" || fail "$(basename "$cli") lacks stock H2 (org/h2/Driver.class)"
 ! grep -q "^$PKG/shaded/h2/" <<<"$cli_entries" || fail "$(basename "$cli") relocates H2"
 # The drivers are the stock jars' classes, byte for byte.
-m2="${M2_REPO:-$HOME/.m2/repository}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=shared.sh
+source "$ROOT/scripts/shared.sh"
+m2="$(m2_repo)"
 for driver in org.mariadb.jdbc:mariadb-java-client:org/mariadb/jdbc/Driver.class com.mysql:mysql-connector-j:com/mysql/cj/jdbc/Driver.class; do
     IFS=: read -r group artifact class <<<"$driver"
     version="$(grep "^$group:$artifact:" <<<"$bundled" | cut -d: -f3)"
@@ -96,7 +99,7 @@ echo "check-artifacts: $(basename "$simulator"): the tool, simulate and the test
 # repository) is read by a dry-run scan, and left byte for byte as it was; a missing database is
 # one line and is not created.
 h2_version="$(sed -n 's:.*<h2.version>\(.*\)</h2.version>.*:\1:p' "$(dirname "$0")/../java/pom.xml")"
-stock_h2="${M2_REPO:-$HOME/.m2/repository}/com/h2database/h2/$h2_version/h2-$h2_version.jar"
+stock_h2="$m2/com/h2database/h2/$h2_version/h2-$h2_version.jar"
 [ -f "$stock_h2" ] || fail "no stock H2 $h2_version at $stock_h2 (the Maven build downloads it)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

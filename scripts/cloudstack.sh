@@ -62,13 +62,6 @@ use_line() {
     mkdir -p "$WORK"
 }
 
-m2_repo() {
-    local repo
-    repo="$(cd "$ROOT/java" && $MVN -q -Dstyle.color=never help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | tail -1 || true)"
-    [ -n "$repo" ] || repo="${M2_REPO:-${HOME:-/root}/.m2/repository}"
-    echo "$repo"
-}
-
 # Extract the line's source into $1 (replaced) and apply the build workarounds there.
 extract() {
     local dest="$1"

@@ -87,3 +87,12 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
     shared_dir
 fi
+
+# The local Maven repository Maven itself uses (settings, MAVEN_OPTS; its default is Java's user.home, which is
+# not $HOME), else M2_REPO, else $HOME's.
+m2_repo() {
+    local repo
+    repo="$(cd "$ROOT/java" && ${MVN:-mvn -B -ntp} -q -Dstyle.color=never help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | tail -1 || true)"
+    [ -n "$repo" ] || repo="${M2_REPO:-${HOME:-/root}/.m2/repository}"
+    echo "$repo"
+}
