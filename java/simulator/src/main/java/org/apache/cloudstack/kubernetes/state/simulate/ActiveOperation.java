@@ -18,6 +18,11 @@ final class ActiveOperation {
      * runs on, unaware, and an operation entering the cluster later is that window's, not a double entry.
      */
     volatile boolean takenOver;
+    /**
+     * A zombie completion's compare-and-set hit the state this operation had moved the cluster to
+     * (compat: both wrote the same state, such as two scales' Scaling): it runs on, unaware.
+     */
+    volatile boolean overrunByZombie;
 
     ActiveOperation(ScriptedOperation script, int server, long runid, boolean entered, String movedTo) {
         this.script = script;

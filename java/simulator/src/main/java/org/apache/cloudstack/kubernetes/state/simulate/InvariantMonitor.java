@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * operation failed by the scanner, a late (zombie) completion of such an operation that still
  * hits, operations that go ahead without a state change alongside another, and a stop taking a
  * Starting cluster over from its live start (compat), after which that start runs on beside
- * whatever enters the cluster next.
+ * whatever enters the cluster next, and an operation whose state a zombie completion left
+ * (compat), which likewise runs on beside the next one.
  */
 final class InvariantMonitor {
     final AtomicInteger doubleEntries = new AtomicInteger();
@@ -21,6 +22,7 @@ final class InvariantMonitor {
     final AtomicInteger liveOperationsFailed = new AtomicInteger();
     final AtomicInteger zombieCompletions = new AtomicInteger();
     final AtomicInteger stopTakeovers = new AtomicInteger();
+    final AtomicInteger overrunByZombies = new AtomicInteger();
     private final Map<Long, ClusterTracker> trackers = new ConcurrentHashMap<>();
     /** Told of every double entry, with both operations: a broken invariant explains itself. */
     private final Consumer<String> told;
@@ -40,8 +42,8 @@ final class InvariantMonitor {
     /** Called with the tracker locked, right after the operation got in. */
     void entered(ClusterTracker tracker, ActiveOperation op) {
         for (ActiveOperation other : tracker.active) {
-            if (other.failedByScanner || other.takenOver) {
-                continue; // already counted as a live operation failed, or as a stop's takeover
+            if (other.failedByScanner || other.takenOver || other.overrunByZombie) {
+                continue; // already counted as a live operation failed, a stop's takeover, or overrun
             }
             if (op.entered && other.entered) {
                 boolean takeover = "Starting".equals(other.movedTo) && op.script.kind() == SimOperation.STOP;
@@ -62,8 +64,17 @@ final class InvariantMonitor {
     /** Called with the tracker locked, right after the operation's completion. */
     void exited(ClusterTracker tracker, ActiveOperation op, boolean completionHit) {
         tracker.active.remove(op);
-        if (completionHit && op.entered && (op.failedByScanner || op.takenOver)) {
+        if (completionHit && op.entered && (op.failedByScanner || op.takenOver || op.overrunByZombie)) {
             zombieCompletions.incrementAndGet();
+            // Its compare-and-set landed on the state an operation still inside had moved the
+            // cluster to: that operation runs on unaware, and what enters next beside it is this
+            // window's consequence, not a double entry.
+            for (ActiveOperation other : tracker.active) {
+                if (other.entered && !other.failedByScanner && !other.takenOver && !other.overrunByZombie) {
+                    other.overrunByZombie = true;
+                    overrunByZombies.incrementAndGet();
+                }
+            }
         }
     }
 

@@ -95,6 +95,7 @@ final class RunReport {
         windows.put("zombie_completions", monitor.zombieCompletions.get());
         windows.put("concurrent_proceeds", monitor.concurrentProceeds.get());
         windows.put("stop_takeovers_of_starting", monitor.stopTakeovers.get());
+        windows.put("overrun_by_zombies", monitor.overrunByZombies.get());
         Map<String, Object> states = r.section("final_states");
         Map<String, Integer> counts = new TreeMap<>();
         for (String s : finalStates.values()) {

@@ -63,7 +63,7 @@ class GaleraProcessSimulationTest {
         assertEquals(0, report.number("crashes", "unexpected_exits"), json);
         assertEquals(0, report.number("crashes", "killed_at_end"), json);
         for (String window : new String[] {"live_operations_failed", "zombie_completions", "concurrent_proceeds",
-            "stop_takeovers_of_starting"}) {
+            "stop_takeovers_of_starting", "overrun_by_zombies"}) {
             assertEquals(0, report.number("known_windows", window), window + ": " + json);
         }
         assertEquals(0, ProcessHandle.current().descendants().count(), "a server process outlived the run");

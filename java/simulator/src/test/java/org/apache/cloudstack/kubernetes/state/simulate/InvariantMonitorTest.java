@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The monitor's judgement of operations inside one cluster, as DatabaseRestartSimulationTest once
  * caught it wrong: a stop took a Starting cluster over from its live start (compat), stopped it,
- * and a scale then entered beside that start.
+ * and a scale then entered beside that start; and SimulateNeverHangsTest under load: a scale the
+ * scanner failed completed late onto the Scaling a second scale had written, and a remove-nodes
+ * then entered beside that second scale.
  */
 class InvariantMonitorTest {
     private static ActiveOperation entered(int index, SimOperation kind, String movedTo) {
@@ -48,5 +50,47 @@ class InvariantMonitorTest {
         }
         assertEquals(1, monitor.doubleEntries.get());
         assertEquals(0, monitor.stopTakeovers.get());
+    }
+
+    @Test
+    void anEntryBesideAnOperationAZombieCompletionOverranIsThatWindowsNotADoubleEntry() {
+        InvariantMonitor monitor = new InvariantMonitor();
+        ClusterTracker tracker = monitor.tracker(1);
+        ActiveOperation failed = entered(39, SimOperation.SCALE_DOWN, "Scaling");
+        ActiveOperation live = entered(40, SimOperation.AUTOSCALE, "Scaling");
+        tracker.lock.lock();
+        try {
+            monitor.entered(tracker, failed);
+            monitor.scannerRecovered(tracker);
+            monitor.entered(tracker, live);
+            monitor.exited(tracker, failed, true);
+            monitor.entered(tracker, entered(46, SimOperation.REMOVE_NODES, "RemovingNodes"));
+        } finally {
+            tracker.lock.unlock();
+        }
+        assertEquals(1, monitor.liveOperationsFailed.get());
+        assertEquals(1, monitor.zombieCompletions.get());
+        assertEquals(1, monitor.overrunByZombies.get());
+        assertEquals(0, monitor.doubleEntries.get());
+    }
+
+    @Test
+    void aZombieCompletionThatMissedOverrunsNothing() {
+        InvariantMonitor monitor = new InvariantMonitor();
+        ClusterTracker tracker = monitor.tracker(1);
+        ActiveOperation failed = entered(39, SimOperation.SCALE_DOWN, "Scaling");
+        tracker.lock.lock();
+        try {
+            monitor.entered(tracker, failed);
+            monitor.scannerRecovered(tracker);
+            monitor.entered(tracker, entered(40, SimOperation.AUTOSCALE, "Scaling"));
+            monitor.exited(tracker, failed, false);
+            monitor.entered(tracker, entered(46, SimOperation.REMOVE_NODES, "RemovingNodes"));
+        } finally {
+            tracker.lock.unlock();
+        }
+        assertEquals(0, monitor.zombieCompletions.get());
+        assertEquals(0, monitor.overrunByZombies.get());
+        assertEquals(1, monitor.doubleEntries.get());
     }
 }

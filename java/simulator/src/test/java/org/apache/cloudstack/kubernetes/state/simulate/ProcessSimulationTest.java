@@ -89,7 +89,7 @@ class ProcessSimulationTest {
         assertTrue(report.number("operations", "entered") > 0 && report.number("scanner", "passes") > 0, json);
         if (mode == StateMode.FENCED) {
             for (String window : new String[] {"live_operations_failed", "zombie_completions", "concurrent_proceeds",
-                "stop_takeovers_of_starting"}) {
+                "stop_takeovers_of_starting", "overrun_by_zombies"}) {
                 assertEquals(0, report.number("known_windows", window), window + ": " + json);
             }
         }
