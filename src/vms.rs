@@ -85,6 +85,11 @@ impl VmCounts {
     /// VMs) is a fault, for the Alert pass to judge. `Ok(None)`: the answer depends on the cluster's
     /// health; probe it and ask again. Only an Alert cluster is probed: its VMs alone must not
     /// bring it back to Running, while a Running one is left alone whatever the probe would say.
+    ///
+    /// An Alert cluster with fewer rows than nodes is probed too when every row is a VM that
+    /// exists and runs: only CKS's own workers remove rows (a VM lost by hand keeps its row, so the
+    /// cluster stays short), so such a cluster is a scale down that stopped between its VMs and its
+    /// `node_count` (apache/cloudstack#14159), and its rows are its size once every VM is a ready node.
     pub fn summary(&self, listed: State, health: Health) -> Result<Option<VmSummary>, CoreError> {
         let VmCounts {
             expected,
@@ -101,7 +106,10 @@ impl VmCounts {
                 ),
             });
         }
-        if mapped == 0 || mapped < expected || present != mapped {
+        if mapped == 0 || present != mapped {
+            return Ok(Some(VmSummary::Incomplete));
+        }
+        if mapped < expected && !(listed == State::Alert && running == present) {
             return Ok(Some(VmSummary::Incomplete));
         }
         // Running means the VMs are the cluster's size. More: a scale stopped after it made its VMs
@@ -145,10 +153,13 @@ mod tests {
 
     #[test]
     fn a_cluster_short_of_vms_is_incomplete() {
+        // No VM; a VM lost by hand (its row kept, the VM gone); fewer rows with one VM stopped.
         for c in [
             counts(0, 0, 0, 0, 0),
-            counts(3, 2, 2, 2, 0),
             counts(3, 3, 2, 2, 0),
+            counts(6, 6, 5, 5, 0),
+            counts(3, 2, 2, 1, 1),
+            counts(3, 2, 2, 0, 2),
         ] {
             for health in [Health::Unprobed, Health::Unhealthy, Health::Healthy] {
                 assert_eq!(
@@ -162,6 +173,28 @@ mod tests {
                     "{c:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn an_alert_cluster_whose_workers_removed_rows_is_probed_at_its_rows_size() {
+        // #14159: a scale down removed a worker and its row, then failed before node_count.
+        let c = counts(6, 5, 5, 5, 0);
+        assert_eq!(summary(c, State::Alert, Health::Unprobed), None);
+        assert_eq!(
+            summary(c, State::Alert, Health::Healthy),
+            Some(VmSummary::AllRunningHealthy)
+        );
+        assert_eq!(
+            summary(c, State::Alert, Health::Unhealthy),
+            Some(VmSummary::Mixed)
+        );
+        // Running with fewer rows than nodes is a fault, whatever a probe would say.
+        for health in [Health::Unprobed, Health::Unhealthy, Health::Healthy] {
+            assert_eq!(
+                summary(c, State::Running, health),
+                Some(VmSummary::Incomplete)
+            );
         }
     }
 
