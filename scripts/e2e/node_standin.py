@@ -80,7 +80,8 @@ class Nodes:
 
     def injected(self, command):
         """The fault the run asks for on this command: OUT/inject holds lines 'hang TEXT' (the command does not
-        return while the line is there, at most HANG_SECONDS) or 'fail TEXT' (it exits 1)."""
+        return while the line is there, at most HANG_SECONDS), 'print-hang TEXT' (it prints a line first, as a
+        script that started its work, then holds the same way) or 'fail TEXT' (it exits 1)."""
         try:
             with open(os.path.join(self.out, "inject")) as f:
                 for line in f:
@@ -129,15 +130,18 @@ class Nodes:
                 "preferences: {}\nusers:\n- name: kubernetes-admin\n  user:\n    token: stand-in-%d\n"
                 % (ip, API_PORT, cluster[1], cluster[1], cluster[1], cluster[1], cluster[0]))
 
-    def run(self, ip, port, vm, command):
-        """(exit status, output) of a command on VM vm, reached at ip:port (SshHelper reads stderr with stdout)."""
+    def run(self, ip, port, vm, command, early=None):
+        """(exit status, output) of a command on VM vm, reached at ip:port (SshHelper reads stderr with stdout);
+        early(text) sends output before the command ends."""
         cluster = self.facts.cluster_of(vm)
         self.log("%s:%d vm %d %s %s" % (ip, port, vm, cluster[1] if cluster else "-", command))
         fault = self.injected(command)
         if fault == "fail":
             return 1, "stand-in: failed as the run asked\n"
+        if fault == "print-hang" and early:
+            early("stand-in: %s started\n" % command.split()[0])
         end = time.monotonic() + HANG_SECONDS
-        while fault == "hang" and time.monotonic() < end:
+        while fault in ("hang", "print-hang") and time.monotonic() < end:
             time.sleep(1)
             fault = self.injected(command)
         upgrade = re.search(r"upgrade-kubernetes\S*\.sh (\S+)", command)

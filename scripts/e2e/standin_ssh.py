@@ -75,7 +75,7 @@ def serve_ssh(conn, host_key, nodes):
                 status, output = 0, ""
             else:
                 try:
-                    status, output = nodes.run(ip, port, vm, command)
+                    status, output = nodes.run(ip, port, vm, command, early=lambda text: chan.sendall(text.encode()))
                 except Exception as e:  # the node's answer failed: the command fails, the node stays
                     nodes.log("%s failed: %r" % (where, e))
                     status, output = 1, "stand-in: %s\n" % e

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 import unittest
 
 from node_standin import Nodes
@@ -119,6 +120,21 @@ class StandInTest(unittest.TestCase):
         self.assertEqual({"standin-control-1": "Ready", "standin-node-2": "NotReady"}, self.listed())
         with open(os.path.join(self.out, "joined")) as f:
             self.assertEqual([CONTROL, WORKER], [int(line) for line in f])
+
+    def test_a_print_hang_prints_a_line_then_holds_until_lifted(self):
+        with open(os.path.join(self.out, "inject"), "w") as f:
+            f.write("print-hang delete-pv\n")
+        early, done = [], []
+        worker = threading.Thread(target=lambda: done.append(self.nodes.run(IP, 2222, CONTROL, "sudo delete-pv x",
+                                                                            early=early.append)), daemon=True)
+        worker.start()
+        worker.join(3)
+        self.assertTrue(worker.is_alive(), "the command holds while the line is there")
+        self.assertEqual(["stand-in: sudo started\n"], early, "a line comes before it holds")
+        with open(os.path.join(self.out, "inject"), "w") as f:
+            f.write("")
+        worker.join(10)
+        self.assertEqual([(0, "")], done, "lifted: it ends")
 
     def test_the_kube_config_is_one_kubectl_accepts(self):
         self.attach_iso(CONTROL)

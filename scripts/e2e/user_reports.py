@@ -6,7 +6,8 @@ reproduced on one management server of a build (--build unpatched: CloudStack as
 the series, compat mode, what an operator gets by default), the fault injected where the report's cause
 is: a host without room for one more node, a node command that never returns (the stand-in holds it), a
 VM the simulator cannot stop, the server killed during an operation. Each case ends with the cluster's
-state after a bounded window; it is stuck when it is still where no user action or scanner pass leads
+state after a bounded window, judged against the state the series must reach (report_cases.CASES); where
+the cluster is not there, a user's stop then start, then a delete are tried, and it is stuck when none leads
 out. Writes OUT/report-reports-BUILD.json and .txt (report_cases.CASES says what each case checks).
 With --run marvin, the same server and zone run CloudStack's own CKS smoke test instead
 (marvin_tests.py): OUT/report-marvin-BUILD.json and .txt."""
@@ -19,6 +20,7 @@ from cloud import Failure
 from driver import Driver
 from marvin_tests import Marvin
 from report_cases import CASES, Cases, applies, not_applicable
+from states import illegal_changes
 
 # Seconds a create waits for its nodes here (cloud.kubernetes.cluster.start.timeout; upstream 3600).
 START_TIMEOUT = 240
@@ -27,6 +29,7 @@ START_TIMEOUT = 240
 class Reports(Driver, Cases):
     def __init__(self, args):
         super().__init__(args)
+        self.start_timeout_seconds = START_TIMEOUT
         self.report = {"build": args.build, "run": args.run, "mode": args.mode, "servers": [], "operations": [], "restarts": [],
                        "cases": {}, "notes": [], "library_loaded": False}
 
@@ -41,20 +44,58 @@ class Reports(Driver, Cases):
         first = max(0.0, self.args.first_pass - (time.time() - self.servers.started[1]))
         return first + 30 * n + 15
 
-    def record(self, issue, cid, wanted, note, reproduced=None):
-        """The case of issue, judged on cluster cid's state now: reproduced (unpatched) or still reproduced
-        (patched) when the cluster is not where the user wanted it (or as the case saw the symptom); stuck
-        when it is still in a state of the report's once the fault is gone."""
+    def record(self, issue, cid, note, held, others=(), actions=True):
+        """The case of issue on cluster cid (and others, the same case's other clusters), once its fault is gone
+        and the scanner had its passes: its final state against the state the series must reach
+        (CASES[issue]["expected"]); whether the report's mechanism was seen (held: reproduced); where the
+        cluster is not at that state, a user's stop then start, then a delete (user_actions), and stuck when
+        none of them took it there or out; and its state changes against the line's table."""
+        expected = CASES[issue]["expected"][0]
         state = self.states.state(cid)
-        stuck = state in CASES[issue]["stuck_in"]
-        self.report["cases"][issue] = {"reproduced": state not in wanted if reproduced is None else reproduced,
-                                       "final_state": state, "stuck": stuck,
-                                       "note": note, "cluster": cid,
-                                       "history": [s for _, s in self.states.seen.get(cid, [])]}
+        finals = {str(c): self.states.state(c) for c in (cid,) + tuple(others)}
+        done, way_out = [], None
+        if actions:
+            for c in (cid,) + tuple(others):
+                tried, out = self.user_actions(c, expected)
+                done += tried
+                way_out = way_out or out
+        missed = any(s != expected for s in finals.values())
+        clusters = (cid,) + tuple(others)
+        self.report["cases"][issue] = {
+            "fault": CASES[issue]["fault"],
+            "mechanism": {"asserted": CASES[issue]["mechanism"], "held": bool(held), "seen": note},
+            "expected": expected, "final_state": state, "final_states": finals,
+            "reproduced": bool(held), "user_actions": done, "way_out": way_out,
+            "stuck": missed and way_out is None and any(s in CASES[issue]["stuck_in"] for s in finals.values()),
+            "note": note, "cluster": cid,
+            "history": {str(c): [s for _, s in self.states.seen.get(c, [])] for c in clusters},
+            "illegal": illegal_changes({c: self.states.seen.get(c, []) for c in clusters}, self.table)}
+
+    def user_actions(self, cid, expected):
+        """A user's way out of a cluster not at expected: a stop, then a start, then, if it is still not there,
+        a delete. The actions tried, and which of them got it out ("stop and start", "delete" or None)."""
+        if self.states.state(cid) in (expected, "Destroyed"):
+            return [], None
+        tried = [self.user_action(cid, "stopKubernetesCluster"), self.user_action(cid, "startKubernetesCluster")]
+        if self.states.state(cid) == expected or (expected != "Running" and self.states.state(cid) == "Running"):
+            return tried, "stop and start"
+        tried.append(self.user_action(cid, "deleteKubernetesCluster"))
+        return tried, "delete" if self.states.state(cid) == "Destroyed" else None
+
+    def user_action(self, cid, command, wait=600):
+        """One of a user's commands on cluster cid: what it answered and the state after it."""
+        try:
+            entry = self.finish(self.submit(1, command, cid, id=self.uuid(cid)), wait)
+            result = entry["outcome"] + (": " + entry["error"][:200] if entry.get("error") else "")
+        except Failure as e:  # refused when sent
+            result = "refused: %s" % str(e)[:240]
+        self.observe(cid, ("Running", "Stopped", "Destroyed"), 60)
+        return {"action": command, "result": result, "state": self.states.state(cid)}
 
     def failed_case(self, issue, error):
-        self.report["cases"][issue] = {"reproduced": None, "final_state": None, "stuck": None,
-                                       "note": "the case could not run: %s" % error}
+        self.report["cases"][issue] = {"fault": CASES[issue]["fault"], "expected": CASES[issue]["expected"][0],
+                                       "mechanism": None, "user_actions": [], "reproduced": None, "final_state": None,
+                                       "stuck": None, "illegal": [], "note": "the case could not run: %s" % error}
 
     def run(self):
         self.configure()
@@ -68,8 +109,8 @@ class Reports(Driver, Cases):
             self.marvin()
             return
         self.small_host()
-        cases = (self.capacity, self.partial_scale, self.restarts, self.etcd_scale_down, self.error_destroy,
-                 self.hung_delete)
+        cases = (self.capacity, self.partial_scale, self.restarts, self.start_timeout, self.offering_scale,
+                 self.portless_firewall_rule, self.etcd_scale_down, self.ip_limit, self.hung_delete, self.error_then_start)
         # A developer's shortcut: CKS_E2E_REPORT_CASES=capacity,hung_delete runs only those.
         only = os.environ.get("CKS_E2E_REPORT_CASES")
         for case in [c for c in cases if only is None or c.__name__ in only.split(",")]:
@@ -101,8 +142,12 @@ def text(report):
     else:
         lines = ["reports (%s build): %d cases" % (report["build"], len(report["cases"]))]
     for issue, c in sorted(report["cases"].items()):
-        lines.append("  #%s: reproduced %s, final %s, stuck %s: %s" % (issue, c["reproduced"], c["final_state"],
-                                                                       c["stuck"], c["note"]))
+        lines.append("  #%s: reproduced %s, final %s (expected %s), stuck %s: %s" % (
+            issue, c["reproduced"], c["final_state"], c.get("expected"), c["stuck"], c["note"]))
+        for a in c.get("user_actions") or []:
+            lines.append("      user: %s -> %s (%s)" % (a["action"], a["state"], a["result"][:160]))
+        for i in c.get("illegal") or []:
+            lines.append("      ILLEGAL: cluster %s %s -> %s" % (i["cluster"], i["from"], i["to"]))
     for name, r in report.get("marvin", {}).items():
         lines.append("  marvin %s: %s%s" % (name, r["result"], ": " + r["why"] if r["why"] else ""))
     for n in report["notes"]:
