@@ -18,6 +18,7 @@ import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.ClusterRecovery;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.MsHost;
+import org.apache.cloudstack.kubernetes.state.ReconcilePlan;
 import org.apache.cloudstack.kubernetes.state.RecoveryPlan;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.VmSummary;
@@ -279,26 +280,51 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
      */
     public ReconcileResult<S> reconcileAlertClusters(Predicate<Long> healthy) {
         Arguments.required(healthy, "healthy");
-        return ScanPass.run(source, "status scanner: Alert reconciliation",
-                (c, counter) -> reconcile(c, counter, healthy));
-    }
-
-    private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, Predicate<Long> healthy)
-            throws SQLException {
-        Map<Long, ScanQueries.ListedCluster<ClusterRow<S>>> listed = ScanQueries.listForReconcile(c,
-                reconcileListing.sql(), rs -> dao.row(rs, 2), 2 + dao.rowColumnCount());
+        // Listed on one connection, probed on none (a probe is SSH and HTTPS to the cluster, and may take
+        // minutes: a pooled connection held that long starves the server), written on another.
+        int[] statements = new int[1];
+        Map<Long, ScanQueries.ListedCluster<ClusterRow<S>>> listed = ScanPass.run(source,
+                "status scanner: Alert reconciliation", (c, counter) -> {
+                    Map<Long, ScanQueries.ListedCluster<ClusterRow<S>>> rows = ScanQueries.listForReconcile(c,
+                            reconcileListing.sql(), rs -> dao.row(rs, 2), 2 + dao.rowColumnCount());
+                    statements[0] = counter.count();
+                    return rows;
+                });
         listener.reconcileListed();
         Owner me = scanner.get();
-        Map<Long, S> moved = new LinkedHashMap<>();
-        List<Long> missed = new ArrayList<>();
-        int steps = 0;
+        Map<Long, Judged<S, E>> judged = new LinkedHashMap<>();
         for (Map.Entry<Long, ScanQueries.ListedCluster<ClusterRow<S>>> e : listed.entrySet()) {
             long id = e.getKey();
             ClusterRow<S> row = e.getValue().row();
-            // Outside any transaction: the listing committed, and a probe may take its time.
             VmSummary vms = machine.vmSummary(row.state(), e.getValue().vms(), () -> healthy.test(id));
+            ReconcilePlan<S, E> plan = machine.planReconcile(row, vms, me);
+            if (!plan.steps().isEmpty()) {
+                judged.put(id, new Judged<>(row, vms, plan));
+            }
+        }
+        if (judged.isEmpty()) {
+            return new ReconcileResult<>(listed.size(), Map.of(), List.of(), 0, statements[0]);
+        }
+        return ScanPass.run(source, "status scanner: Alert reconciliation",
+                (c, counter) -> reconcile(c, counter, listed.size(), judged, statements[0]));
+    }
+
+    /** A listed cluster the pass moves: its row as listed, what its VMs say, and the writes that follow. */
+    private record Judged<S, E>(ClusterRow<S> row, VmSummary vms, ReconcilePlan<S, E> plan) {
+    }
+
+    /** The writes of the clusters judged to move, each step by compare-and-set on the row listed. */
+    private ReconcileResult<S> reconcile(Connection c, StatementCounter counter, int listed,
+            Map<Long, Judged<S, E>> judged, int listing) throws SQLException {
+        Map<Long, S> moved = new LinkedHashMap<>();
+        List<Long> missed = new ArrayList<>();
+        int steps = 0;
+        for (Map.Entry<Long, Judged<S, E>> e : judged.entrySet()) {
+            long id = e.getKey();
+            ClusterRow<S> row = e.getValue().row();
+            VmSummary vms = e.getValue().vms();
             S reached = null;
-            for (StateWrite<S, E> step : machine.planReconcile(row, vms, me).steps()) {
+            for (StateWrite<S, E> step : e.getValue().plan().steps()) {
                 steps++;
                 boolean hit = dao.applyAndCommit(c, id, step);
                 listener.afterReconcileStep(id, hit);
@@ -313,6 +339,6 @@ public final class ClusterStateScanner<S extends Enum<S>, E extends Enum<E>> {
                 LOG.info("Status scanner: Kubernetes cluster {} {} -> {} (VMs {})", id, row.token(), reached, vms);
             }
         }
-        return new ReconcileResult<>(listed.size(), moved, missed, steps, counter.count());
+        return new ReconcileResult<>(listed, moved, missed, steps, listing + counter.count());
     }
 }

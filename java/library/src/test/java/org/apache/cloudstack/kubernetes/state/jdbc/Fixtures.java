@@ -116,6 +116,11 @@ final class Fixtures {
         rows().vm(clusterId, vmId, state, control ? CloudStackRows.NodeRole.CONTROL : CloudStackRows.NodeRole.WORKER);
     }
 
+    /** A VM expunged by hand: its row removed, its map row kept (CloudStack removes none of CKS's rows). */
+    void removeVm(long vmId) throws SQLException {
+        update("UPDATE vm_instance SET removed = CURRENT_TIMESTAMP WHERE id = " + vmId);
+    }
+
     void setVmState(long vmId, String state) throws SQLException {
         update("UPDATE vm_instance SET state = '" + state + "' WHERE id = " + vmId);
     }

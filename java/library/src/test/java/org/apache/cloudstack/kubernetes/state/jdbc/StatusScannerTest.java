@@ -5,11 +5,15 @@ package org.apache.cloudstack.kubernetes.state.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
@@ -365,9 +369,14 @@ class StatusScannerTest {
         long mixed = f.cluster(State.Alert);
         f.vm(mixed, 2005, "Running", true);
         f.vm(mixed, 2006, "Stopped", false);
-        long incomplete = f.cluster(State.Alert, "CloudManaged", 2); // expects 3 VMs, has 2
+        long incomplete = f.cluster(State.Alert, "CloudManaged", 2); // expects 3 VMs, one expunged by hand
         f.vm(incomplete, 2007, "Running", true);
         f.vm(incomplete, 2008, "Running", false);
+        f.vm(incomplete, 2011, "Running", false);
+        f.removeVm(2011);
+        long scaledDown = f.cluster(State.Alert, "CloudManaged", 2); // expects 3, a worker's row gone with its VM
+        f.vm(scaledDown, 2012, "Running", true);
+        f.vm(scaledDown, 2013, "Running", false);
         long recovering = f.cluster(State.Recovering); // another pass's recovery: never completed here
         f.vm(recovering, 2009, "Running", true);
         f.vm(recovering, 2010, "Running", false);
@@ -377,15 +386,54 @@ class StatusScannerTest {
             asked.add(id);
             return id == healthy;
         });
-        assertEquals(List.of(healthy, sick), asked);
+        assertEquals(List.of(healthy, sick, scaledDown), asked, "every row a running VM: probed, fewer rows or not");
         assertEquals(Map.of(healthy, State.Running), result.moved());
         assertEquals(State.Running, f.state(healthy));
         assertEquals(State.Alert, f.state(sick));
         assertEquals(State.Alert, f.state(mixed));
         assertEquals(State.Alert, f.state(incomplete));
         assertEquals(State.Recovering, f.state(recovering));
-        assertEquals(4, result.listed());
+        assertEquals(State.Alert, f.state(scaledDown), "its probe said no");
+        assertEquals(5, result.listed());
         assertEquals(1 + 2, counter.count(), "listing + two compare-and-sets");
+    }
+
+    @ParameterizedTest(name = "{0} {1}: no connection is held while a cluster is probed, and none opened when nothing moves")
+    @MethodSource("dbs")
+    void noConnectionIsHeldWhileAClusterIsProbed(Databases.Db db, StateMode mode) throws SQLException {
+        Fixtures f = ModeFixtures.reset(db, mode);
+        long id = f.cluster(State.Alert);
+        f.vm(id, 2101, "Running", true);
+        f.vm(id, 2102, "Running", false);
+        AtomicInteger open = new AtomicInteger();
+        AtomicInteger opened = new AtomicInteger();
+        ConnectionSource counting = () -> {
+            Connection real = db.source().open();
+            open.incrementAndGet();
+            opened.incrementAndGet();
+            return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("close") && !real.isClosed()) {
+                            open.decrementAndGet();
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        };
+        ClusterStateScanner<State, Event> scanner = new ClusterStateScanner<>(new Fixtures(db).dao(mode), counting,
+                () -> SCANNER);
+        List<Integer> heldWhileProbing = new ArrayList<>();
+        ReconcileResult<State> unhealthy = scanner.reconcileAlertClusters(x -> heldWhileProbing.add(open.get()) && false);
+        assertEquals(List.of(0), heldWhileProbing);
+        assertEquals(Map.of(), unhealthy.moved());
+        assertEquals(1, opened.get(), "the listing's only: nothing to write");
+        ReconcileResult<State> healthy = scanner.reconcileAlertClusters(x -> heldWhileProbing.add(open.get()));
+        assertEquals(List.of(0, 0), heldWhileProbing);
+        assertEquals(Map.of(id, State.Running), healthy.moved());
+        assertEquals(0, open.get(), "every connection closed");
     }
 
     @ParameterizedTest(name = "{0} {1}: a recovery is completed only by the pass that started it")
