@@ -13,6 +13,7 @@ With --run marvin, the same server and zone run CloudStack's own CKS smoke test 
 (marvin_tests.py): OUT/report-marvin-BUILD.json and .txt."""
 import argparse
 import os
+import subprocess
 import sys
 import time
 
@@ -123,6 +124,60 @@ class Reports(Driver, Cases):
             except Exception as e:  # one case that cannot run is reported, the others still run
                 for issue in case.issues:
                     self.failed_case(issue, ("" if isinstance(e, Failure) else type(e).__name__ + ": ") + str(e)[:600])
+        # Last, on CloudStack as released only: the series started on the database this run left.
+        if self.args.build == "unpatched" and (only is None or "already_stuck" in only.split(",")):
+            try:
+                self.already_stuck()
+            except Exception as e:
+                self.failed_case("already-stuck", ("" if isinstance(e, Failure) else type(e).__name__ + ": ") + str(e)[:600])
+
+    def already_stuck(self):
+        """The series installed on a deployment that already has stuck clusters: the clusters this run (CloudStack
+        as released) left away from Running, Stopped and Destroyed; server 1 stopped and the patched build started
+        on the same database; after its first passes, each cluster is back or left, and cks-state explain (read
+        only) names each one left."""
+        clusters = set()
+        for c in self.report["cases"].values():
+            clusters |= {int(x) for x in (c.get("final_states") or {})}
+        before = {cid: self.states.state(cid) for cid in sorted(clusters)}
+        stuck = {cid: s for cid, s in before.items() if s not in ("Running", "Stopped", "Destroyed")}
+        if not stuck:
+            raise Failure("no cluster was left stuck to start the series on")
+        self.servers.kill(1)
+        started = self.servers.start(1, variant="patched")
+        self.report["restarts"].append(dict(started, variant="patched"))
+        self.hosts_up()
+        self.states.wait("the stuck clusters back", lambda: all(self.states.state(c) in ("Running", "Stopped")
+                                                                 for c in stuck), self.passes(3))
+        after = {cid: self.states.state(cid) for cid in stuck}
+        left = {cid: s for cid, s in after.items() if s not in ("Running", "Stopped")}
+        explained = {cid: self.explain(cid) for cid in left}
+        unexplained = [cid for cid, text in explained.items()
+                       if text.startswith("explain failed") or (self.uuid(cid) not in text and "cluster %d" % cid not in text)]
+        self.report["cases"]["already-stuck"] = {
+            "fault": CASES["already-stuck"]["fault"],
+            "mechanism": {"asserted": CASES["already-stuck"]["mechanism"], "held": True,
+                          "seen": "stuck before: %s" % stuck},
+            "expected": CASES["already-stuck"]["expected"][0], "reproduced": True, "stuck": bool(unexplained),
+            "before": {str(c): s for c, s in stuck.items()}, "final_states": {str(c): s for c, s in after.items()},
+            "final_state": "/".join(sorted(set(after.values()))), "back": sorted(set(stuck) - set(left)),
+            "left": {str(c): {"state": left[c], "explain": explained[c]} for c in left},
+            "left_unexplained": unexplained, "user_actions": [], "way_out": None,
+            "note": "%d stuck; back: %s; left: %s" % (len(stuck), {c: after[c] for c in stuck if c not in left}, left),
+            "illegal": illegal_changes({c: self.states.seen.get(c, []) for c in stuck}, self.table)}
+
+    def explain(self, cid):
+        """cks-state explain of cluster cid, read only, as an operator runs it (its first 1,500 characters)."""
+        root = os.path.dirname(os.path.dirname(os.path.abspath(self.args.script)))
+        env = dict(os.environ, CKS_E2E_DB_PASSWORD="cloud")
+        try:
+            out = subprocess.run(["java", "-jar", os.path.join(root, "java", "target", "cks-state-cli.jar"), "explain",
+                                  "--jdbc-url", "jdbc:mariadb://127.0.0.1:%d/cloud" % self.args.db_port, "--user", "cloud",
+                                  "--password-env", "CKS_E2E_DB_PASSWORD", str(cid)],
+                                 capture_output=True, text=True, timeout=120, env=env)
+            return (out.stdout + out.stderr)[:1500]
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return "explain failed: %s" % e
 
     def marvin(self):
         """CloudStack's CKS smoke test by Marvin on this server (its zone ready, nothing else on it)."""
