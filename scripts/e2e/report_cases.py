@@ -301,7 +301,7 @@ class Cases:
         zone's setting, the VMs marked scalable), so CloudStack sends the command for each running VM."""
         cid = self.running("r-offer")
         a = self.api(1)
-        self.db.setting("enable.dynamic.scale.vm", "true")
+        a.call("updateConfiguration", name="enable.dynamic.scale.vm", value="true")
         self.db.query("UPDATE vm_instance vm JOIN kubernetes_cluster_vm_map m ON m.vm_id = vm.id"
                       " SET vm.dynamically_scalable = 1 WHERE m.cluster_id = %d" % cid)
         bigger = a.call("createServiceOffering", name="cks-e2e-big", displaytext="cks-e2e-big", cpunumber=4,
