@@ -44,6 +44,7 @@ scripts-test:
 	python3 scripts/e2e/states.py
 	python3 scripts/e2e/marvin_tests.py
 	python3 scripts/e2e/report_cases.py
+	python3 scripts/line-counts.py >/dev/null
 	python3 scripts/check-docs.py
 
 # The checks both loops start with: formatting, file sizes, license headers and notices, clippy.
