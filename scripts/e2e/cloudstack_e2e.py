@@ -159,6 +159,7 @@ class Scenario(Driver):
             self.report["notes"].append("CloudStack %s has no addNodesToKubernetesCluster (4.21+): not run" % self.args.release)
         for cid in (a, b):
             self.wait_vms(cid, 2)
+            self.wait_joined(cid, 2)
 
         # A create waiting for its nodes (KubernetesClusterStartWorker, ready nodes), its server killed.
         recovery = self.kill_during(a, "Starting", create_a)
@@ -183,6 +184,9 @@ class Scenario(Driver):
         if not self.states.wait("cluster c Scaling", lambda: self.states.state(c) == "Scaling", 300):
             raise Failure("cluster c did not enter Scaling: %s" % self.states.state(c))
         self.wait_vms(c, 3)
+        # Killed while it waits for its new node: after its network rules and the ISO (a kill between revoking
+        # and re-creating the nodes' SSH rules leaves no SSH to probe with: docs/e2e-cloudstack.md).
+        self.wait_joined(c, 3)
         self.second_operation(2, c, "its scale (running on server 1)")
         recovery = self.kill_during(c, "Scaling", scale)
         # The Alert pass (patch 0018) brings c back at its real size: the killed scale had added its VM, but the

@@ -95,6 +95,23 @@ class Driver(Setup):
         if not self.states.wait("%d VMs of cluster %d Running" % (count, cid), lambda: self.vms_running(cid, count), 600):
             raise Failure("the VMs of cluster %d did not all run within 600 s (state %s)" % (cid, self.states.state(cid)))
 
+    def joined(self, cid):
+        """The cluster's mapped VMs that joined Kubernetes (they had their version's ISO: the stand-in's OUT/joined)."""
+        try:
+            with open(os.path.join(self.args.out, "standin", "joined")) as f:
+                joined = {int(line) for line in f if line.strip()}
+        except OSError:
+            joined = set()
+        rows = self.db.query("SELECT vm_id FROM kubernetes_cluster_vm_map WHERE cluster_id = %d" % cid)
+        return {int(r[0]) for r in rows} & joined
+
+    def wait_joined(self, cid, count):
+        """Until count of the cluster's VMs joined: a scale has made its network rules and attached the ISO, and
+        waits for its new node to be Ready (the window the users' restarts hit)."""
+        if not self.states.wait("%d VMs of cluster %d joined" % (count, cid), lambda: len(self.joined(cid)) >= count, 600):
+            raise Failure("the VMs of cluster %d did not join within 600 s (joined: %s, state %s)" % (
+                cid, sorted(self.joined(cid)), self.states.state(cid)))
+
     def executing_msid(self, job_uuid):
         rows = self.db.query("SELECT job_executing_msid, job_status FROM async_job WHERE uuid = '%s'" % job_uuid)
         return int(rows[0][0]), int(rows[0][1])

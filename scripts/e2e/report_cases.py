@@ -260,11 +260,13 @@ class Cases:
         self.hold("r-start")
         started, _ = self.create_cluster(1, "r-start")
         self.wait_vms(started, 2)
+        self.wait_joined(started, 2)
         self.hold("r-scale")
         self.submit(1, "scaleKubernetesCluster", scaled, id=self.uuid(scaled), size=2)
         if not self.states.wait("r-scale Scaling", lambda: self.states.state(scaled) == "Scaling", 300):
             raise Failure("r-scale did not enter Scaling: %s" % self.states.state(scaled))
         self.wait_vms(scaled, 3)
+        self.wait_joined(scaled, 3)
         self.servers.kill(1)
         self.restart(1)
         left = (self.states.state(started), self.states.state(scaled))
