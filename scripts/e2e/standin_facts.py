@@ -6,6 +6,10 @@ which VMs had their Kubernetes version's ISO attached (without it a node never j
 nodes. Read only."""
 from cloud import Database
 
+# A rule answers only on the public IP's current network: a released IP's rules of a removed network may stay
+# Active in the database (a deleted cluster's), while its virtual router is gone.
+CURRENT = (" AND n.removed IS NULL AND ip.state = 'Allocated'"
+           " AND (ip.network_id = fr.network_id OR ip.vpc_id IS NOT NULL)")
 # KubernetesClusterActionWorker: the nodes' SSH is forwarded to port 22, the API server listens on 6443.
 NODE_SSH_PORT = 22
 API_PORT = 6443
@@ -27,40 +31,41 @@ class Facts(Database):
         """The VM an SSH connection to ip:port reaches, or None: an Active TCP port-forwarding rule of that
         public IP maps the port to the VM's port 22, and, outside a VPC, an Active firewall rule opens the port
         (the virtual router drops what no rule allows)."""
-        rows = self.query(
+        rows = self.query((
             "SELECT pf.instance_id, n.vpc_id IS NOT NULL FROM firewall_rules fr"
             " JOIN port_forwarding_rules pf ON pf.id = fr.id"
             " JOIN user_ip_address ip ON ip.id = fr.ip_address_id"
             " JOIN networks n ON n.id = fr.network_id"
             " WHERE ip.public_ip_address = '%s' AND fr.purpose = 'PortForwarding' AND fr.state = 'Active'"
             " AND LOWER(fr.protocol) = 'tcp' AND %d BETWEEN fr.start_port AND fr.end_port"
-            " AND pf.dest_port_start = %d ORDER BY fr.id LIMIT 1" % (ip, port, NODE_SSH_PORT))
+            " AND pf.dest_port_start = %d" + CURRENT + " ORDER BY fr.id LIMIT 1") % (ip, port, NODE_SSH_PORT))
         if not rows:
             return None
         vm, in_vpc = int(rows[0][0]), rows[0][1] == "1"
         return vm if in_vpc or self.firewall_open(ip, port) else None
 
     def firewall_open(self, ip, port):
-        return bool(self.query(
+        return bool(self.query((
             "SELECT 1 FROM firewall_rules fr JOIN user_ip_address ip ON ip.id = fr.ip_address_id"
+            " JOIN networks n ON n.id = fr.network_id"
             " WHERE ip.public_ip_address = '%s' AND fr.purpose = 'Firewall' AND fr.state = 'Active'"
             " AND LOWER(fr.protocol) = 'tcp' AND %d BETWEEN fr.start_port AND fr.end_port"
-            " AND IFNULL(fr.traffic_type, 'Ingress') = 'Ingress'" % (ip, port)))
+            " AND IFNULL(fr.traffic_type, 'Ingress') = 'Ingress'" + CURRENT) % (ip, port)))
 
     def api_vms(self, ip):
         """The VMs an HTTPS connection to ip:6443 may reach: those of an Active load-balancing rule on that
         public port ("api-lb"), or of an Active port-forwarding rule (a VPC tier without conserve mode)."""
-        balanced = self.query(
+        balanced = self.query((
             "SELECT m.instance_id FROM firewall_rules fr JOIN load_balancing_rules lb ON lb.id = fr.id"
             " JOIN load_balancer_vm_map m ON m.load_balancer_id = lb.id"
-            " JOIN user_ip_address ip ON ip.id = fr.ip_address_id"
+            " JOIN user_ip_address ip ON ip.id = fr.ip_address_id JOIN networks n ON n.id = fr.network_id"
             " WHERE ip.public_ip_address = '%s' AND fr.purpose = 'LoadBalancing' AND fr.state = 'Active'"
-            " AND fr.start_port = %d AND m.`revoke` = 0 ORDER BY m.id" % (ip, API_PORT))
-        forwarded = self.query(
+            " AND fr.start_port = %d AND m.`revoke` = 0" + CURRENT + " ORDER BY m.id") % (ip, API_PORT))
+        forwarded = self.query((
             "SELECT pf.instance_id FROM firewall_rules fr JOIN port_forwarding_rules pf ON pf.id = fr.id"
-            " JOIN user_ip_address ip ON ip.id = fr.ip_address_id"
+            " JOIN user_ip_address ip ON ip.id = fr.ip_address_id JOIN networks n ON n.id = fr.network_id"
             " WHERE ip.public_ip_address = '%s' AND fr.purpose = 'PortForwarding' AND fr.state = 'Active'"
-            " AND fr.start_port = %d ORDER BY fr.id" % (ip, API_PORT))
+            " AND fr.start_port = %d" + CURRENT + " ORDER BY fr.id") % (ip, API_PORT))
         return [int(r[0]) for r in balanced + forwarded]
 
     def cluster_of(self, vm):

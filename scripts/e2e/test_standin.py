@@ -39,12 +39,12 @@ class StandInTest(unittest.TestCase):
         self.clean()
         self.sql("INSERT INTO networks SET id = %d, name = 'n', traffic_type = 'Guest', vpc_id = NULL;"
                  "INSERT INTO user_ip_address SET id = %d, public_ip_address = '%s', source_network_id = %d,"
-                 " state = 'Allocated';"
+                 " network_id = %d, state = 'Allocated';"
                  "INSERT INTO kubernetes_supported_version SET id = %d, uuid = 'v-%d', name = 'v1.29.1',"
                  " semantic_version = '1.29.1', iso_id = %d, state = 'Enabled';"
                  "INSERT INTO kubernetes_cluster SET id = %d, uuid = 'c-%d', name = 'standin', kubernetes_version_id = %d,"
                  " network_id = %d, state = 'Running', node_count = 1, control_node_count = 1"
-                 % (BASE + 1, BASE + 2, IP, BASE + 1, BASE + 3, BASE, ISO, BASE + 4, BASE, BASE + 3, BASE + 1))
+                 % (BASE + 1, BASE + 2, IP, BASE + 1, BASE + 1, BASE + 3, BASE, ISO, BASE + 4, BASE, BASE + 3, BASE + 1))
         for vm, name in ((CONTROL, "standin-control-1"), (WORKER, "standin-node-2")):
             self.sql("INSERT INTO vm_instance SET id = %d, uuid = 'vm-%d', name = '%s', instance_name = '%s',"
                      " host_name = '%s', state = 'Running', type = 'User', vm_type = 'User';"
@@ -97,6 +97,17 @@ class StandInTest(unittest.TestCase):
         self.assertIsNone(self.nodes.ssh_vm(IP, 2222), "the firewall rule revoked (a scale re-creating it)")
         self.sql("UPDATE networks SET vpc_id = %d WHERE id = %d" % (BASE + 5, BASE + 1))
         self.assertEqual(CONTROL, self.nodes.ssh_vm(IP, 2222), "a VPC tier has no firewall rules: its ACL opens 22")
+
+    def test_a_released_ips_old_rules_reach_nothing(self):
+        # The cluster deleted: its network removed, its IP given to another network whose rules are not made yet.
+        self.rule(BASE + 101, "PortForwarding", 2222, 2222, vm=CONTROL)
+        self.rule(BASE + 102, "Firewall", 2222, 2223)
+        self.assertEqual(CONTROL, self.nodes.ssh_vm(IP, 2222))
+        self.sql("UPDATE networks SET removed = NOW() WHERE id = %d" % (BASE + 1))
+        self.assertIsNone(self.nodes.ssh_vm(IP, 2222), "the old network's router is gone")
+        self.sql("UPDATE networks SET removed = NULL WHERE id = %d;"
+                 "UPDATE user_ip_address SET network_id = %d WHERE id = %d" % (BASE + 1, BASE + 6, BASE + 2))
+        self.assertIsNone(self.nodes.ssh_vm(IP, 2222), "the IP is another network's now")
 
     def test_a_vm_that_never_had_its_iso_is_no_node(self):
         self.nodes.see_isos()
