@@ -167,7 +167,8 @@ class Reports(Driver, Cases):
             "illegal": illegal_changes({c: self.states.seen.get(c, []) for c in stuck}, self.table)}
 
     def explain(self, cid):
-        """cks-state explain of cluster cid, read only, as an operator runs it (its first 1,500 characters)."""
+        """cks-state explain of cluster cid, read only, as an operator runs it (its first 6,000 characters: the
+        jobs it lists come before the scanner's verdict and its reason)."""
         root = os.path.dirname(os.path.dirname(os.path.abspath(self.args.script)))
         env = dict(os.environ, CKS_E2E_DB_PASSWORD="cloud")
         try:
@@ -175,7 +176,7 @@ class Reports(Driver, Cases):
                                   "--jdbc-url", "jdbc:mariadb://127.0.0.1:%d/cloud" % self.args.db_port, "--user", "cloud",
                                   "--password-env", "CKS_E2E_DB_PASSWORD", str(cid)],
                                  capture_output=True, text=True, timeout=120, env=env)
-            return (out.stdout + out.stderr)[:1500]
+            return (out.stdout + out.stderr)[:6000]
         except (OSError, subprocess.TimeoutExpired) as e:
             return "explain failed: %s" % e
 
