@@ -175,10 +175,8 @@ server_conf() {
         "$SRC/client/target/conf/log4j-cloud.xml" > "$conf/log4j-cloud.xml"
 }
 
-# start N [unloadable|patched]: unloadable runs the server in a mount namespace of its own where its temp
-# folder, its home and /var/tmp are tmpfs mounted noexec (a hardened host): cks-state's library cannot load.
-# patched runs the patched build whatever the run's build (the users' reports' already-stuck case: the series
-# installed on the database CloudStack as released left).
+# start N [unloadable|patched]: unloadable: temp folder, home and /var/tmp tmpfs noexec (a hardened host), so
+# cks-state's library cannot load; patched: the patched build whatever the run's (the already-stuck case).
 cmd_start() {
     local n=$1 variant=${2:-} dir jar cp
     local wrap=()

@@ -20,7 +20,8 @@ import time
 from cloud import Failure
 from driver import Driver
 from marvin_tests import Marvin
-from report_cases import CASES, Cases, applies, not_applicable
+from report_cases import CASES, applies, not_applicable
+from report_steps import Cases
 from states import illegal_changes
 
 # Seconds a create waits for its nodes here (cloud.kubernetes.cluster.start.timeout; upstream 3600).
