@@ -94,6 +94,18 @@ class SimulateCommandTest {
         assertTrue(env.err().contains("CKS_NO_SUCH_VARIABLE_X is not set"), env.err());
     }
 
+    /** A wrong password is said at once by the driver, not after the pool's connect timeout as "no connection". */
+    @Test
+    void aWrongPasswordOnMariaDbIsTheDriversAnswer() {
+        String wrong = "Wr0ng-Sim-5521";
+        String url = SimulateUrl.of(ToolDatabase.MARIADB).replaceFirst("([?&])password=[^&]*", "$1password=" + wrong);
+        ToolRun run = ToolRun.on(SimulatorMain.commandLine(), "simulate", "--quiet", "--operations", "5", "--jdbc-url", url);
+        assertEquals(1, run.code(), run.out() + run.err());
+        assertTrue(run.err().startsWith("cks-state simulate: ") && run.err().contains("Access denied"), run.err());
+        assertTrue(!run.err().contains("No connection available"), run.err());
+        assertTrue(!(run.out() + run.err()).contains(wrong), "the password was printed: " + run.err());
+    }
+
     @Test
     void aForeignDatabaseIsRefusedBeforeAnythingIsWritten() throws Exception {
         String url = "jdbc:h2:mem:foreign_db;MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1";

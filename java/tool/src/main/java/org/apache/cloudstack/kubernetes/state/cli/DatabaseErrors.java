@@ -38,7 +38,7 @@ final class DatabaseErrors {
             return "access denied to the database (it does not exist, or the user has no grants on it)";
         }
         if (code == MYSQL_UNKNOWN_DATABASE || code == H2_NOT_FOUND_IF_EXISTS || code == H2_NOT_FOUND) {
-            return "no such database (a command without --apply never creates one)";
+            return "no such database (the tool never creates one)";
         }
         if (state.startsWith("08")) {
             return "cannot reach the database server (" + network(sql) + ")";

@@ -98,6 +98,15 @@ final class DatabaseOptions {
             throw new ParameterException(spec.commandLine(), "--key-file goes with --db-properties");
         }
         Secrets.registerUrl(jdbcUrl); // before a prompt or anything else can print the URL
+        if (!jdbcUrl.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            throw new ParameterException(spec.commandLine(), "--jdbc-url is not a JDBC URL: it starts with jdbc:"
+                    + " (jdbc:mysql://host:3306/cloud, jdbc:mariadb://host:3306/cloud or jdbc:h2:file:/path)");
+        }
+        if ((user != null || passwordEnv != null) && OperatorDatabase.namesCredentials(jdbcUrl)) {
+            // MariaDB's driver takes the URL's, Connector/J the flags': name them once, so no driver guesses.
+            throw new ParameterException(spec.commandLine(), "--jdbc-url names a user or password, and --user or"
+                    + " --password-env does too: give them in one place");
+        }
         return new DbSettings(jdbcUrl, user, DatabasePassword.of(spec, user, passwordEnv));
     }
 }

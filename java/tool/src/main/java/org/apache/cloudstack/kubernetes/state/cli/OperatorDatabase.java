@@ -95,6 +95,12 @@ final class OperatorDatabase {
         return m.find() ? m.group(1) : null;
     }
 
+    /** Does the URL carry credentials: user= or password= among its parameters, or user@ in its authority. */
+    static boolean namesCredentials(String url) {
+        return userOf(url) != null
+                || java.util.regex.Pattern.compile("(?i)[?&;(,]\\s*(user|password)\\s*=").matcher(url).find();
+    }
+
     /**
      * The first connection: the source, else each replica in turn; says on {@code err} when a
      * replica answered. Fails with one line naming the database and why.

@@ -13,6 +13,7 @@ import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.ReleaseTable;
 import org.apache.cloudstack.kubernetes.state.jdbc.CloudStackRelease;
 import org.apache.cloudstack.kubernetes.state.text.Json;
+import org.apache.cloudstack.kubernetes.state.text.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -84,7 +85,7 @@ final class TableOption {
         PrintWriter err = spec.commandLine().getErr();
         try (Connection c = db.connect(err)) {
             Resolved resolved = resolve(c, false);
-            err.println("cks-state " + spec.name() + ": " + resolved.line());
+            err.println("cks-state " + spec.name() + ": using the " + resolved.line().replaceFirst(": ", " "));
             err.flush();
             return resolved;
         } catch (SQLException e) {
@@ -112,8 +113,9 @@ final class TableOption {
         try {
             table = ReleaseTable.of(version.get());
         } catch (IllegalArgumentException e) {
-            refuseApply(apply, "the database's CloudStack release '" + version.get() + "' is not a version the tool reads");
-            return new Resolved(Profile.newestRelease(), "the database's release '" + version.get()
+            String shown = Terminal.field(version.get()); // the database's text: no escape reaches the terminal
+            refuseApply(apply, "the database's CloudStack release '" + shown + "' is not a version the tool reads");
+            return new Resolved(Profile.newestRelease(), "the database's release '" + shown
                     + "' is not a version the tool reads: the newest table");
         }
         if (!table.known()) {

@@ -101,6 +101,30 @@ class NoSecretPrintedTest {
         assertEquals(1, schema.code());
     }
 
+    /** The drivers disagree on which wins (MariaDB's the URL's, Connector/J the flags'): named twice is refused. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Driver.class)
+    void inTheUrlAndInTheFlagsIsRefused(Driver driver) {
+        for (String url : List.of(driver.url(null, "user=" + USER + "&password=" + WRONG), driver.url(USER + ":" + WRONG, null),
+                driver.url(null, "password=" + WRONG))) {
+            ToolRun run = ToolRun.of("scan", "--jdbc-url", url, "--user", USER);
+            assertEquals(2, run.code(), run.out() + run.err());
+            assertTrue(run.err().startsWith("cks-state scan: --jdbc-url names a user or password, and --user or"
+                    + " --password-env does too: give them in one place"), run.err());
+            assertNoSecret(run, WRONG);
+        }
+    }
+
+    @Test
+    void aUrlThatIsNoJdbcUrlIsAUsageError() {
+        for (String url : List.of("notajdbcurl", "", "mysql://" + USER + ":" + WRONG + "@127.0.0.1/cloud")) {
+            ToolRun run = ToolRun.of("scan", "--jdbc-url", url);
+            assertEquals(2, run.code(), run.out() + run.err());
+            assertTrue(run.err().startsWith("cks-state scan: --jdbc-url is not a JDBC URL: it starts with jdbc:"), run.err());
+            assertNoSecret(run, WRONG);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(Driver.class)
     void inTheUrlAsUserInfo(Driver driver) {

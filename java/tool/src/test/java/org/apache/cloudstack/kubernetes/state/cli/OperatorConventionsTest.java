@@ -73,7 +73,7 @@ class OperatorConventionsTest {
             ToolRun run = ToolRun.of(args);
             assertEquals(1, run.code(), run.out() + run.err());
             assertEquals("cks-state " + args[0] + ": connecting to jdbc:h2:file:" + dir.resolve("missing")
-                    + ": no such database (a command without --apply never creates one)\n", run.err());
+                    + ": no such database (the tool never creates one)\n", run.err());
             assertEquals(List.of(), files(), "nothing created by " + String.join(" ", args));
         }
         ToolRun applyMissing = ToolRun.of("scan", "--apply", "--jdbc-url", missing);

@@ -83,7 +83,7 @@ class ReleaseTableScanTest {
         ToolRun schema = ToolRun.of("schema", "--jdbc-url", db.url(), "--format", "json");
         assertTrue(schema.out().contains("\"table\": \"" + table + "\""), schema.out());
         ToolRun rules = ToolRun.of("rules", "--jdbc-url", db.url());
-        assertTrue(rules.err().contains("cks-state rules: table: " + table + " (CloudStack " + release + "'s"), rules.err());
+        assertTrue(rules.err().contains("cks-state rules: using the table " + table + " (CloudStack " + release + "'s"), rules.err());
         ToolRun tableRows = ToolRun.of("table", "--jdbc-url", db.url());
         ToolRun asked = ToolRun.of("table", "--profile", table);
         assertEquals(asked.out(), tableRows.out(), "the database's table is the one --profile names");
@@ -187,6 +187,7 @@ class ReleaseTableScanTest {
         nearest.put("v4.23.0.0; DROP TABLE version", "is not a version the tool reads");
         nearest.put("4.23.0.0.0", "is not a version the tool reads");
         nearest.put("", "is not a version the tool reads");
+        nearest.put("4.2\u001b[31m", "release '4.2\\x1b[31m' is not a version the tool reads");
         for (Map.Entry<String, String> e : nearest.entrySet()) {
             build(db, e.getKey());
             Map<String, String> before = states(db);
@@ -199,6 +200,7 @@ class ReleaseTableScanTest {
                     && apply.err().contains("--profile") && apply.err().lines().count() == 1, "'" + e.getKey() + "': " + apply.err());
             for (ToolRun run : List.of(read, apply)) {
                 assertTrue(!run.err().contains("Exception") && !run.err().contains("\tat "), "'" + e.getKey() + "': " + run.err());
+                assertTrue((run.out() + run.err()).chars().noneMatch(ch -> ch == 0x1b), "an escape reached the terminal: " + run);
             }
             assertEquals(before, states(db), e.getKey());
         }
