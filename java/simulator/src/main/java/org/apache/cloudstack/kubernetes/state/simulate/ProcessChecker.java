@@ -19,7 +19,8 @@ import org.apache.cloudstack.kubernetes.state.simulate.OperationOutcomes.EntryOu
  * same {@link InvariantMonitor} the threaded simulation uses. A run's operations end with the run
  * (the parent's KILL or EXIT line, written once the process is gone); once a peer set out to mark
  * the run Down (its PEER_DOWN intent), its operations no longer count as live, and a completion of
- * theirs that still hits is a zombie completion.
+ * theirs that still hits after another run changed the cluster is a zombie completion (one that hits
+ * before is the run ending its own operation while its peers were still deciding).
  */
 final class ProcessChecker {
     /** One log line: when, which server run wrote it, and its words. */
@@ -40,6 +41,9 @@ final class ProcessChecker {
     private final Map<String, ActiveOperation> active = new HashMap<>();
     /** Runs that peers judged gone. */
     private final Set<String> judged = new HashSet<>();
+    /** The cluster of each live operation, and those another run changed the cluster under. */
+    private final Map<String, Long> clusterOf = new HashMap<>();
+    private final Set<String> changedUnder = new HashSet<>();
     /** Operations begun (ENTER) and not ended, by run: what a kill stopped mid-way. */
     private final Map<String, Set<Integer>> open = new HashMap<>();
 
@@ -106,6 +110,8 @@ final class ProcessChecker {
                     outcomes.jobsLeftInProgress.incrementAndGet();
                 }
                 ActiveOperation a = active.remove(run + "/" + w[2]);
+                clusterOf.remove(run + "/" + w[2]);
+                changedUnder.remove(run + "/" + w[2]);
                 if (a != null) {
                     monitor.tracker(Long.parseLong(w[3])).active.remove(a);
                 }
@@ -113,6 +119,7 @@ final class ProcessChecker {
             case "CAS" -> latency.add(Long.parseLong(w[2]));
             case "RECOVERED" -> {
                 if (Boolean.parseBoolean(w[3])) {
+                    changed(Long.parseLong(w[2]), run);
                     monitor.scannerRecovered(monitor.tracker(Long.parseLong(w[2])));
                 }
             }
@@ -160,7 +167,11 @@ final class ProcessChecker {
         ScriptedOperation scripted = script.get(op);
         ActiveOperation a = new ActiveOperation(scripted, l.server(), l.runid(), outcome == EntryOutcome.ENTERED,
                 movedTo.equals("-") ? null : movedTo);
+        if (!movedTo.equals("-")) {
+            changed(clusterId, run);
+        }
         active.put(run + "/" + op, a);
+        clusterOf.put(run + "/" + op, clusterId);
         if (!judged.contains(run)) {
             monitor.entered(monitor.tracker(clusterId), a);
         }
@@ -174,17 +185,32 @@ final class ProcessChecker {
         if (moved && !hit) {
             outcomes.completionMissed.incrementAndGet();
         }
-        ActiveOperation a = active.remove(run + "/" + op);
+        if (hit) {
+            changed(clusterId, run);
+        }
+        String key = run + "/" + op;
+        ActiveOperation a = active.remove(key);
+        clusterOf.remove(key);
+        boolean overrun = changedUnder.remove(key);
         if (a == null) {
             return;
         }
         if (judged.contains(run)) {
-            if (hit && a.entered) {
-                monitor.zombieCompletions.incrementAndGet(); // a run judged gone still changed the cluster
+            if (hit && a.entered && overrun) {
+                monitor.zombieCompletions.incrementAndGet(); // a run judged gone changed a cluster taken from it
             }
             return;
         }
         monitor.exited(monitor.tracker(clusterId), a, hit);
+    }
+
+    /** Run {@code run} changed the cluster: every live operation of another run on it was changed under. */
+    private void changed(long clusterId, String run) {
+        clusterOf.forEach((key, cluster) -> {
+            if (cluster == clusterId && !key.startsWith(run + "/")) {
+                changedUnder.add(key);
+            }
+        });
     }
 
     private void ended(String run, int op) {
@@ -210,5 +236,7 @@ final class ProcessChecker {
             outcomes.crashedMidOperation.addAndGet(ops.size());
         }
         active.keySet().removeIf(k -> k.startsWith(run + "/"));
+        clusterOf.keySet().removeIf(k -> k.startsWith(run + "/"));
+        changedUnder.removeIf(k -> k.startsWith(run + "/"));
     }
 }
