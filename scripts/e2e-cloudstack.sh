@@ -20,7 +20,7 @@
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
 # Each run has a slot of its own (its place in MODES plus 8 times the line's place in cloudstack/lines.tsv): its
-# bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3417 + slot), its folder
+# bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3441 + slot, clear of the tests' ports), its folder
 # target/e2e-cloudstack/<line>/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
 # ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
 # patched one, the series and the library jar (which builds reproducibly).
@@ -64,7 +64,7 @@ MVN_FLAGS=(-Dcs.opensaml.version=2.6.4 -Ddownload.plugin.skip=true -Dsimulator)
 QUICK_FLAGS=(-DskipTests -Dcheckstyle.skip=true -Dmaven.javadoc.skip=true -Drat.skip=true -Dspotbugs.skip=true
     -Dmaven.source.skip=true -Dmaven.gitcommitid.skip=true)
 RUN="$OUT/${MODES[$SLOT]}"
-export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3417} + LINE_SLOT + SLOT))
+export CKS_MARIADB_PORT=$((${CKS_E2E_MARIADB_PORT:-3441} + LINE_SLOT + SLOT))
 export CKS_MARIADB_DIR="$RUN/mariadb"
 NET=10.77.$((LINE_SLOT + SLOT))
 BRIDGE=cksbr$((LINE_SLOT + SLOT))
