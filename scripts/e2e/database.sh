@@ -37,12 +37,11 @@ database() {
         fi
         grep -q "BUILD SUCCESS" "$RUN/deploydb-$profile.log" || die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
     done
-    # The users DatabaseCreator made first (the dump's views name cloud@% their definer), then the databases.
-    { for host in % localhost; do
+    { mariadb-dump --no-defaults --protocol=socket --socket="$SOCK" -uroot --databases cloud cloud_usage simulator \
+          --routines --triggers --events --skip-dump-date
+      for host in % localhost; do # the users DatabaseCreator made: their creation and grants, not the dump's
           sql -e "SHOW CREATE USER 'cloud'@'$host'" | sed 's/$/;/'
           sql -e "SHOW GRANTS FOR 'cloud'@'$host'" | grep -v '^GRANT USAGE' | sed 's/$/;/'
-      done
-      mariadb-dump --no-defaults --protocol=socket --socket="$SOCK" -uroot --databases cloud cloud_usage simulator \
-          --routines --triggers --events --skip-dump-date; } > "$dump.tmp" && mv "$dump.tmp" "$dump"
+      done; } > "$dump.tmp" && mv "$dump.tmp" "$dump"
     exec 9>&-
 }
