@@ -111,7 +111,7 @@ cmd_build() {
         return 0
     fi
     mkdir -p "$OUT"
-    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$LINE-$BUILD"-* "$CKS_CLOUDSTACK_WORK"/.deploydb-"$LINE-$BUILD"-*
+    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$LINE-$BUILD"-*
     local start=$SECONDS unpatched=()
     [ "$BUILD" = patched ] || unpatched=(--unpatched)
     "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator "${unpatched[@]}" --with "$HARNESS_PATCHES" >/dev/null
@@ -126,8 +126,33 @@ cmd_build() {
 # shellcheck source=e2e/network.sh
 source "$ROOT/scripts/e2e/network.sh"
 
-# shellcheck source=e2e/database.sh
-source "$ROOT/scripts/e2e/database.sh"
+# ---- database: CloudStack's developer profile (deploydb, then deploydb-simulator) on the private server.
+database() {
+    "$ROOT/scripts/mariadb.sh" start >&2
+    sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '$DB_ROOT_PASSWORD';
+            GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;"
+    # The developer profile's db.properties.override: DatabaseCreator reads the last properties file it
+    # is given, whole, so it is CloudStack's developer db.properties pointed at the slot's server.
+    local profile
+    # The override is a file of the shared tree: one slot at a time from here to the end of deploydb.
+    exec 9>"$CKS_CLOUDSTACK_WORK/.deploydb.lock"
+    flock -w 900 9 || die "the developer profile's lock was not free within 900 s"
+    sed -E -e "s#^db\.(cloud|usage|simulator)\.host=.*#db.\1.host=127.0.0.1#" \
+        -e "s#^db\.(cloud|usage|simulator)\.port=.*#db.\1.port=$CKS_MARIADB_PORT#" \
+        "$SRC/utils/conf/db.properties" > "$SRC/utils/conf/db.properties.override"
+    for profile in deploydb deploydb-simulator; do
+        log "database: developer profile -D$profile"
+        # DatabaseCreator prints the passwords it sets: kept out of the log.
+        if ! (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" -P developer -pl developer -D"$profile" \
+                -Ddb.root.password="$DB_ROOT_PASSWORD" process-resources) 2>&1 \
+                | sed -E 's/(password=)[^ ,]*/\1***/g' > "$RUN/deploydb-$profile.log"; then
+            tail -30 "$RUN/deploydb-$profile.log" >&2
+            die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
+        fi
+        grep -q "BUILD SUCCESS" "$RUN/deploydb-$profile.log" || die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
+    done
+    exec 9>&-
+}
 
 # ---- servers
 server_dir() { echo "$RUN/ms$1"; }
