@@ -16,10 +16,11 @@
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
 #   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
-#                                        marvin-unpatched, marvin-patched, reports2-unpatched, reports2-patched)
+#                                        marvin-unpatched, marvin-patched)
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
-# Each run has a slot of its own (its place in MODES plus 8 times the line's place in cloudstack/lines.tsv): its
+# Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3,
+# marvin-unpatched 4, marvin-patched 5; plus 6 times the line's place in cloudstack/lines.tsv): its
 # bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3441 + slot, clear of the tests' ports), its folder
 # target/e2e-cloudstack/<line>/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
 # ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
@@ -46,11 +47,11 @@ RELEASE="$(line_field "$LINE" database)"
 OUTS="$ROOT/target/e2e-cloudstack"
 OUT="$OUTS/$LINE"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
-# The runs, each in its slot: both modes' scenario, the users' reports (halved: reports, reports2) and Marvin per build.
-MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched reports2-unpatched reports2-patched)
+# The runs, each in its slot: the two modes' scenario, the users' reports and Marvin on each build.
+MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched)
 # This invocation's run (the scenario's start/kill/conf calls inherit it) and its line's first slot.
 SLOT="${CKS_E2E_SLOT:-0}"
-LINE_SLOT=$(( ($(lines | grep -nxF -- "$LINE" | cut -d: -f1) - 1) * ${#MODES[@]} ))
+LINE_SLOT=$(( $(lines | grep -nxF -- "$LINE" | cut -d: -f1) * 6 - 6 ))
 # Each line patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src) or, for the
 # users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
 BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched ]] && echo unpatched || echo patched)}"
@@ -270,9 +271,8 @@ cmd_run() {
     standin_start
     local rc=0 run=(cloudstack_e2e.py --mode "$mode")
     case "$mode" in
-        reports*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports* ]] && echo cases || echo marvin)"
-            --part "$([[ "$mode" = reports2-* ]] && echo 2 || echo 1)" --build "$BUILD" --src "$SRC"
-            --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
+        reports-*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports-* ]] && echo cases || echo marvin)"
+            --build "$BUILD" --src "$SRC" --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
     esac
     python3 "$ROOT/scripts/e2e/${run[0]}" "${run[@]:1}" --out "$RUN" --script "$0" \
         --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" --release "$RELEASE" || rc=$?
@@ -312,7 +312,7 @@ cmd_line() {
     return $rc
 }
 
-# Every line of CKS_E2E_LINES, one after the other (two lines' runs at once would be sixteen: more management
+# Every line of CKS_E2E_LINES, one after the other (two lines' runs at once would be twelve: more management
 # servers than 2 cores and 24 GiB start in time). Then one report keyed by line.
 cmd_all() {
     local line rc=0 start=$SECONDS
