@@ -36,26 +36,26 @@ class ProcessCheckerTest {
         return checker;
     }
 
+    /** Zombie completions counted when server B's log (after its START and its PEER_DOWN of A) holds {@code more}. */
+    private long zombies(String... more) throws IOException {
+        List<String> b = new java.util.ArrayList<>(List.of("150 START 1 " + (MSID_BASE + 2) + " " + RUN_B + " 2",
+                "300 PEER_DOWN " + (MSID_BASE + 1) + " " + RUN_A));
+        b.addAll(List.of(more));
+        return replay(b.toArray(new String[0])).monitor.zombieCompletions.get();
+    }
+
     @Test
     void aJudgedRunEndingItsOwnOperationBeforeAnyoneTouchedTheClusterIsNoZombie() throws IOException {
-        ProcessChecker checker = replay("150 START 1 " + (MSID_BASE + 2) + " " + RUN_B + " 2",
-                "300 PEER_DOWN " + (MSID_BASE + 1) + " " + RUN_A);
-        assertEquals(0, checker.monitor.zombieCompletions.get());
+        assertEquals(0, zombies());
     }
 
     @Test
     void aJudgedRunWhoseCompletionHitsAfterAPeerRecoveredTheClusterIsAZombie() throws IOException {
-        ProcessChecker checker = replay("150 START 1 " + (MSID_BASE + 2) + " " + RUN_B + " 2",
-                "300 PEER_DOWN " + (MSID_BASE + 1) + " " + RUN_A,
-                "400 RECOVERED 7 true");
-        assertEquals(1, checker.monitor.zombieCompletions.get());
+        assertEquals(1, zombies("400 RECOVERED 7 true"));
     }
 
     @Test
     void aRecoveryOfAnotherClusterChangesNothingUnderTheOperation() throws IOException {
-        ProcessChecker checker = replay("150 START 1 " + (MSID_BASE + 2) + " " + RUN_B + " 2",
-                "300 PEER_DOWN " + (MSID_BASE + 1) + " " + RUN_A,
-                "400 RECOVERED 8 true");
-        assertEquals(0, checker.monitor.zombieCompletions.get());
+        assertEquals(0, zombies("400 RECOVERED 8 true"));
     }
 }
