@@ -15,6 +15,7 @@
 #                                          its poms set to VERSION when given) and apply the series,
 #                                          each patch checked first: one that no longer applies fails
 #                                          naming the line, its file and the hunk
+#   scripts/cloudstack.sh extract LINE DIR   the line's pristine source (checked) into DIR, nothing applied
 #   scripts/cloudstack.sh versions         each series applied to its source with the poms set to a
 #                                          later release number of the line (no hunk may depend on
 #                                          the version line)
@@ -141,6 +142,12 @@ apply_series() {
         fi
         log "$LINE: applied $(basename "$patch"): $(grep -c '^Applied patch' "$WORK/apply.out") file(s)"
     done
+}
+
+# The line's pristine source, as every command here extracts it, into DIR (scripts/series-commits.sh).
+cmd_extract() {
+    use_line "$1"
+    extract "${2:?usage: $0 extract LINE DIR}"
 }
 
 # Extract the line's pristine source into $2 (target/cloudstack/<line>/src by default) and apply the

@@ -25,14 +25,9 @@ MODULES=framework/cluster,framework/jobs,plugins/integrations/kubernetes-service
 GIT=(git -c user.name=cks-state -c user.email=cks-state@localhost -c commit.gpgsign=false)
 
 check_line() {
-    local line="$1" tarball src patch n=0 failed=0 start=$SECONDS
-    tarball="$(line_tarball "$line")" || exit 1
+    local line="$1" src patch n=0 failed=0 start=$SECONDS
     src="$ROOT/target/cloudstack/$line/commits"
-    rm -rf "$src" && mkdir -p "$src"
-    tar -xzf "$tarball" -C "$src" --strip-components=1
-    mkdir -p "$src/engine/schema/dist/systemvm-templates"
-    : > "$src/engine/schema/dist/systemvm-templates/sha512sum.txt"
-    : > "$src/engine/schema/dist/systemvm-templates/md5sum.txt"
+    "$ROOT/scripts/cloudstack.sh" extract "$line" "$src"
     "${GIT[@]}" -C "$src" init -q && "${GIT[@]}" -C "$src" add -A && "${GIT[@]}" -C "$src" commit -qm "$line as released"
     for patch in "$ROOT/cloudstack/$line"/*.patch; do
         n=$((n + 1))
