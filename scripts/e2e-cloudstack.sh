@@ -144,7 +144,7 @@ database() {
     for profile in deploydb deploydb-simulator; do
         log "database: developer profile -D$profile"
         # DatabaseCreator prints the passwords it sets: kept out of the log.
-        if ! (cd "$SRC" && $MVN "${MVN_FLAGS[@]}" -P developer -pl developer -D"$profile" \
+        if ! (cd "$SRC" && MAVEN_OPTS="${MAVEN_OPTS:-} ${LEAN_JVM[*]}" $MVN "${MVN_FLAGS[@]}" -P developer -pl developer -D"$profile" \
                 -Ddb.root.password="$DB_ROOT_PASSWORD" process-resources) 2>&1 \
                 | sed -E 's/(password=)[^ ,]*/\1***/g' > "$RUN/deploydb-$profile.log"; then
             tail -30 "$RUN/deploydb-$profile.log" >&2
@@ -157,6 +157,11 @@ database() {
 
 # ---- servers
 server_dir() { echo "$RUN/ms$1"; }
+
+# A line runs up to a dozen JVMs on 2 cores: C1 only and the serial collector leave the JIT's and
+# the GC's thread pools out of that contention. They change how fast bytecode runs, never what it
+# does. CKS_E2E_JVM_OPTS overrides (empty: the JVM's defaults).
+read -r -a LEAN_JVM <<< "${CKS_E2E_JVM_OPTS--XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC}"
 
 server_conf() {
     local n=$1 dir conf
@@ -192,7 +197,7 @@ cmd_start() {
     cp="$dir/conf:$SRC/client/target/conf:$SRC/client/target/common:$SRC/client/target/utilities/scripts/db"
     cp="$cp:$SRC/client/target/utilities/scripts/db/db:$jar:$SRC/client/target/lib/*"
     log "${MODES[$SLOT]}: starting management server $n in namespace ${NS}ms$n ($NET.1$n)"
-    (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" "${wrap[@]}" java -Xms512m -Xmx2g \
+    (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" "${wrap[@]}" java -Xms512m -Xmx2g "${LEAN_JVM[@]}" \
         ${wrap:+-Duser.home="$dir/tmp"} \
         --add-opens=java.base/java.lang=ALL-UNNAMED -Djava.security.egd=file:/dev/./urandom \
         -Dlog4j2.configurationFile="$dir/conf/log4j-cloud.xml" -Djava.io.tmpdir="$dir/tmp" \
