@@ -166,6 +166,8 @@ define run-bench
 	  2>&1 | tee $(BENCH_OUT)/cargo-bench.txt
 	set -o pipefail; $(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.BenchMain $(1) \
 	  $(BENCH_OUT)/jmh-summary.md 2>&1 | tee $(BENCH_OUT)/jmh.log
+	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.CallsPerWriteBenchmark $(BENCH_OUT)/calls-per-write.md \
+	  >$(BENCH_OUT)/calls-per-write.log 2>&1 || { tail -n 40 $(BENCH_OUT)/calls-per-write.log; exit 1; }
 	$(BENCH_DB) start
 	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.ScannerBenchmark "$$($(BENCH_DB) url)" $(2) $(3) \
 	  $(BENCH_OUT)/scanner-summary.md >$(BENCH_OUT)/scanner.log 2>&1; \
@@ -174,7 +176,7 @@ define run-bench
 	$(BENCH_JAVA) org.apache.cloudstack.kubernetes.state.jdbc.CloudStackScaleBenchmark "$$($(BENCH_DB) url)" 10000 $(4) $(3) \
 	  $(BENCH_OUT)/cloudstack-scale-summary.md >$(BENCH_OUT)/cloudstack-scale.log 2>&1; \
 	  rc=$$?; $(BENCH_DB) stop; [ $$rc -eq 0 ] || { tail -n 40 $(BENCH_OUT)/cloudstack-scale.log; exit $$rc; }
-	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/scanner-summary.md; echo; cat $(BENCH_OUT)/cloudstack-scale-summary.md
+	@echo; cat $(BENCH_OUT)/jmh-summary.md; echo; cat $(BENCH_OUT)/calls-per-write.md; echo; cat $(BENCH_OUT)/scanner-summary.md; echo; cat $(BENCH_OUT)/cloudstack-scale-summary.md
 	python3 scripts/benchmarks-md.py $(BENCH_OUT) $(1)
 endef
 

@@ -23,6 +23,7 @@ pub mod scaling;
 pub mod shape;
 pub mod table;
 pub mod transition;
+pub mod upstream_write;
 pub mod vms;
 pub mod write;
 
@@ -42,6 +43,7 @@ pub use table::{
     Event, Operation, Profile, ReleaseFit, State, StateUpdate, RELEASES, TRANSITION_ROWS,
 };
 pub use transition::next_state;
+pub use upstream_write::{upstream_write, UpstreamWrite};
 pub use vms::{Health, VmCounts, VmSummary};
 pub use write::{
     ClusterRow, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Primitive arrays across JNI, with the argument's name in every error.
 
-use jni::objects::{AsJArrayRaw, JIntArray, JLongArray};
+use jni::objects::{AsJArrayRaw, JIntArray, JLongArray, JObject, JObjectArray};
 use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
@@ -147,6 +147,20 @@ pub(crate) fn new_ints<'local>(
 ) -> BridgeResult<JIntArray<'local>> {
     let array = env.new_int_array(values.len() as i32)?;
     env.set_int_array_region(&array, 0, values)?;
+    Ok(array)
+}
+
+pub(crate) fn new_strings<'local>(
+    env: &mut JNIEnv<'local>,
+    values: &[&str],
+) -> BridgeResult<JObjectArray<'local>> {
+    let array = env.new_object_array(values.len() as jint, "java/lang/String", JObject::null())?;
+    for (i, value) in values.iter().enumerate() {
+        let string = env.new_string(value)?;
+        env.set_object_array_element(&array, i as jint, &string)?;
+        // Keep the local reference table small: -Xcheck:jni warns past its capacity.
+        env.delete_local_ref(string)?;
+    }
     Ok(array)
 }
 

@@ -4,12 +4,12 @@
 //! the entry rule of a state, refusal texts, constants. The decisions that write are in
 //! `operations.rs` and `recovery.rs`.
 
-use jni::objects::{JClass, JObject};
+use jni::objects::JClass;
 use jni::sys::{jint, jintArray, jlong, jlongArray, jobjectArray, jstring};
 use jni::JNIEnv;
 use once_cell::sync::Lazy;
 
-use super::arrays::{new_ints, new_longs};
+use super::arrays::{new_ints, new_longs, new_strings};
 use super::codec;
 use super::codes::layout::release;
 use super::codes::names;
@@ -41,16 +41,7 @@ fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
 
 pub(crate) fn names(mut env: JNIEnv, _class: JClass, kind: jint) -> jobjectArray {
     run(&mut env, std::ptr::null_mut(), |env| {
-        let names = names_of(kind)?;
-        let array =
-            env.new_object_array(names.len() as jint, "java/lang/String", JObject::null())?;
-        for (i, name) in names.iter().enumerate() {
-            let value = env.new_string(name)?;
-            env.set_object_array_element(&array, i as jint, &value)?;
-            // Keep the local reference table small: -Xcheck:jni warns past its capacity.
-            env.delete_local_ref(value)?;
-        }
-        Ok(array.into_raw())
+        Ok(new_strings(env, &names_of(kind)?)?.into_raw())
     })
 }
 

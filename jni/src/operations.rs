@@ -10,13 +10,14 @@ use jni::JNIEnv;
 
 use super::arrays::new_longs;
 use super::codec;
-use super::codes::{completion, entry, scale};
+use super::codes::{completion, entry, scale, update};
 use super::errors::{run, BridgeError, BridgeResult};
 use super::results;
 use cks_state::entry::EntryDecision;
 use cks_state::machine::StateMachine;
 use cks_state::scaling::ScaleStep;
 use cks_state::write::{ClusterRow, Hold, Owner, Token, WriteError, MAX_VERSION};
+use cks_state::UpstreamWrite;
 
 /// Stands in for the caller: the core copies the owner into the write and the Java side, which
 /// knows it, fills it in, so only the flag crosses back.
@@ -236,5 +237,27 @@ pub(crate) fn reconcile(
         let plan = machine.reconcile(&listed.row(&machine)?, vms, CALLER)?;
         let steps: Vec<jlong> = plan.steps().map(|w| results::write(0, &w)).collect();
         Ok(new_longs(env, &steps)?.into_raw())
+    })
+}
+
+/// Upstream's `updateState`: the table row's compat write, decided once.
+pub(crate) fn upstream_write(
+    mut env: JNIEnv,
+    _class: JClass,
+    profile: jint,
+    state: jint,
+    event: jint,
+) -> jlong {
+    run(&mut env, 0, |_| {
+        let answer = cks_state::upstream_write(
+            codec::profile("profile", profile)?,
+            codec::state("state", state)?,
+            codec::event("event", event)?,
+        );
+        Ok(match answer {
+            UpstreamWrite::Write(write) => results::write(update::WRITE, &write),
+            UpstreamWrite::NoRow => results::nothing(update::NO_ROW),
+            UpstreamWrite::Stays => results::nothing(update::STAYS),
+        })
     })
 }

@@ -3,17 +3,49 @@
 //! Native methods of the tests' `NativeTestHooks` (java/library/src/test), built only with the
 //! cargo feature `test-hooks`: the library the jar ships has none of them.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use jni::objects::{JClass, JLongArray, JString};
-use jni::sys::{jint, jlong};
+use jni::sys::{jint, jlong, jlongArray, jobjectArray};
 use jni::JNIEnv;
 
-use super::arrays::{read_longs, same_length, zeroed};
+use super::arrays::{new_longs, new_strings, read_longs, same_length, zeroed};
 use super::codes::layout;
 use super::errors::{bad_element, run, BridgeError};
+use super::COUNTED_METHODS;
 
-/// The benchmark floor: no catch_unwind, no conversion.
+/// Calls per counted method; the last slot is the floor's.
+static CALLS: [AtomicU64; COUNTED_METHODS.len() + 1] =
+    [const { AtomicU64::new(0) }; COUNTED_METHODS.len() + 1];
+
+/// One call of counted method `index`: a plain load and store, no locked instruction, so the
+/// hot calls' benchmarks stay close to the shipped library's (exact on one thread only).
+#[inline(always)]
+pub(crate) fn count_call(index: usize) {
+    let calls = &CALLS[index];
+    calls.store(calls.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
+
+/// The benchmark floor: no catch_unwind, no conversion; counted like the product's methods.
 pub(crate) fn noop(_env: JNIEnv, _class: JClass, x: jint) -> jint {
+    count_call(COUNTED_METHODS.len());
     x.wrapping_add(1)
+}
+
+pub(crate) fn call_counts(mut env: JNIEnv, _class: JClass) -> jlongArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        let counts: Vec<jlong> = CALLS[..COUNTED_METHODS.len()]
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed) as jlong)
+            .collect();
+        Ok(new_longs(env, &counts)?.into_raw())
+    })
+}
+
+pub(crate) fn counted_methods(mut env: JNIEnv, _class: JClass) -> jobjectArray {
+    run(&mut env, std::ptr::null_mut(), |env| {
+        Ok(new_strings(env, &COUNTED_METHODS)?.into_raw())
+    })
 }
 
 /// Panics inside the one error path, with a message formatted by `format!`.

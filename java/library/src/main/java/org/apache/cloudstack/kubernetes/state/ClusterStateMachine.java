@@ -18,18 +18,16 @@ import org.apache.cloudstack.kubernetes.state.value.Token;
 import org.apache.cloudstack.kubernetes.state.value.VmCounts;
 
 /**
- * The Kubernetes cluster state machine, answered by the native core, in the host's own enums, for one
+ * The Kubernetes cluster state machine, answered by the native core in the host's own enums, for one
  * {@link StateMode}: every decision that writes (entry, scaling step, completion, Alert reconciliation,
  * orphan recovery) is the core's for that mode, as the {@link StateWrite} to apply. Java decides nothing.
  *
- * <p>Binds to the host's {@code KubernetesCluster.State} / {@code Event} classes by constant name,
- * in any declaration order: ordinals never cross JNI, only the library's codes. A host constant the
- * library does not know is a bind error; a library name the host lacks makes its rows unreachable
- * ({@link #nextState} returns null, an entry or scale step that would need it is refused, a
- * completion that would need it leaves the state alone (fenced: only releases the cluster), a
- * reconcile plan stops before it, and no recovery is planned for such a cluster).
+ * <p>Binds the host's {@code KubernetesCluster.State} / {@code Event} by constant name, in any order (only
+ * the library's codes cross JNI). A host constant the library does not know is a bind error; a library name
+ * the host lacks makes its rows unreachable: no next state, a refused entry or scale step, a completion that
+ * leaves the state (fenced: only releases the cluster), a reconcile plan that stops before it, no recovery.
  *
- * <p>Immutable and thread-safe. Null arguments and constants of another enum class throw
+ * <p>Immutable and thread-safe. A null argument or a constant of another enum class is an
  * {@link IllegalArgumentException} naming the argument.
  */
 public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
@@ -92,11 +90,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     }
 
     /**
-     * Binds the host's enums with the profile whose table is the host's own: {@code hostTable} answers
-     * the host state machine's target of (state, event), null for none (CloudStack:
-     * {@code KubernetesCluster.State.getStateMachine()}, built from {@code StateMachine2.getFromStates}). Every pair of the
-     * host's constants is compared; IllegalStateException when no profile has the host's table,
-     * naming the first difference from the closest one.
+     * Binds the host's enums with the profile whose table is the host's own: {@code hostTable} gives the host's
+     * target of (state, event), null for none (CloudStack: {@code StateMachine2.getNextState}). Every pair is
+     * compared; IllegalStateException naming the first difference from the closest profile when none matches.
      */
     public static <S extends Enum<S>, E extends Enum<E>> ClusterStateMachine<S, E> bindByTable(
             Class<S> states, Class<E> events, BiFunction<S, E, S> hostTable, StateMode mode) {
@@ -116,8 +112,8 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** The same binding and profile in another mode. */
     public ClusterStateMachine<S, E> withMode(StateMode other) {
         required(other, "mode");
-        return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events)
-                .withHeartbeatThreshold(heartbeatThresholdMillis);
+        return other == mode ? this : new ClusterStateMachine<>(profile, other, states, events, results,
+                new long[] {maxVersion, heartbeatThresholdMillis}, this);
     }
 
     /** Judging a server gone past {@code millis} of heartbeat age (cluster.heartbeat.threshold); shares the binding. */
@@ -270,12 +266,9 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
 
     private RecoveryPlan<S, E> recovery(List<ClusterSnapshot<S>> candidates, long[] jobIds, long[] jobClusterIds,
             long[] endedJobIds, List<MsHost> hosts) {
-        required(candidates, "candidates");
-        required(jobIds, "jobIds");
-        required(jobClusterIds, "jobClusterIds");
-        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis,
-                RecoveryColumns.candidates(candidates, states, mode == StateMode.FENCED), jobIds, jobClusterIds,
-                endedJobIds, RecoveryColumns.hosts(hosts)));
+        long[] rows = RecoveryColumns.candidates(required(candidates, "candidates"), states, mode == StateMode.FENCED);
+        return results.recoveries(NativeBridge.planRecovery(modeCode, profileCode, heartbeatThresholdMillis, rows,
+                required(jobIds, "jobIds"), required(jobClusterIds, "jobClusterIds"), endedJobIds, RecoveryColumns.hosts(hosts)));
     }
 
     /**
@@ -307,9 +300,16 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
         return planReconcile(listed == null ? null : ClusterRow.of(listed), vms, null);
     }
 
-    /** What {@code write} breaks of this mode's shape, or null: the core's one rule, which the stores apply before writing. */
+    /** What {@code write} breaks of this mode's shape, or null; a write the core decided for this binding is not asked again. */
     public String shapeError(StateWrite<S, E> write) {
-        return WriteShape.error(modeCode, profileCode, states, events, required(write, "write"));
+        return results.decided(required(write, "write"), mode == StateMode.FENCED) ? null
+                : WriteShape.error(modeCode, profileCode, states, events, write);
+    }
+
+    /** Upstream's updateState from {@code from} by {@code event}: the row's compat write, or null (none, or it keeps the state). */
+    public StateWrite<S, E> upstreamWrite(S from, E event) {
+        return results.upstream(NativeBridge.upstreamWrite(profileCode, states.code(from, "from"),
+                events.code(event, "event")), from);
     }
 
     /** The profile's transition rows that the host can express, in table order. Unmodifiable. */

@@ -71,6 +71,13 @@ final class NativeBridge {
     // The decisions that write take the mode ({@code MODE_*}) and answer packed writes. A compat
     // row's version and held flag are not read.
 
+    /**
+     * Upstream's {@code updateState} from {@code state} by {@code event}: the compat write of the
+     * profile's row (kind {@code UPDATE_WRITE}), or {@code UPDATE_NO_ROW}, or {@code UPDATE_STAYS} (the
+     * row keeps the state: nothing to write). One call decides the write; the store applies it as is.
+     */
+    static native long upstreamWrite(int profile, int state, int event);
+
     /** Entry of an operation on a row (state, version, held). Kinds {@code ENTRY_*}. */
     static native long entry(int mode, int profile, int operation, int state, long version, boolean held);
 

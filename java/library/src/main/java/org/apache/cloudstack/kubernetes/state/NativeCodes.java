@@ -26,6 +26,9 @@ final class NativeCodes {
     static final int SCALE_BUSY = 5;
     static final int COMPLETION_COMPARE_AND_SET = 0;
     static final int COMPLETION_LEAVE = 1;
+    static final int UPDATE_WRITE = 0;
+    static final int UPDATE_NO_ROW = 1;
+    static final int UPDATE_STAYS = 2;
     static final int RECOVERY_SKIP = 0;
     static final int RECOVERY_WAIT = 1;
     static final int RECOVERY_RECOVER = 2;
@@ -84,7 +87,7 @@ final class NativeCodes {
     static final int HEALTH_UNHEALTHY = 1;
     static final int HEALTH_HEALTHY = 2;
     static final int VM_ANSWER_PROBE_HEALTH = -1;
-    static final int ABI_VERSION = 12;
+    static final int ABI_VERSION = 13;
 
     /** Field kind of layout write: 4 bits from bit 0. */
     static int writeKind(long packed) {

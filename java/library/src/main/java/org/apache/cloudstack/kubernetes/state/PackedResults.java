@@ -25,6 +25,8 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
 
     private final EnumBinding<S> states;
     private final EnumBinding<E> events;
+    /** Marks the writes read here as the core's: a store applies them without asking again. */
+    private final Object mark = new Object();
 
     PackedResults(EnumBinding<S> states, EnumBinding<E> events) {
         this.states = states;
@@ -95,8 +97,25 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
         }
         // The host cannot express the state change: a fenced completion still releases the cluster.
         Token<S> held = hold.token();
-        return versioned(packed) ? new StateWrite<>(held, new Token<>(held.state(), NativeCodes.writeVersion(packed)),
-                null, null) : null;
+        return versioned(packed) ? StateWrite.decided(mark, held, new Token<>(held.state(),
+                NativeCodes.writeVersion(packed)), null, null) : null;
+    }
+
+    /** Upstream's updateState write from {@code from}: null when there is none or the host cannot express it. */
+    StateWrite<S, E> upstream(long packed, S from) {
+        int kind = NativeCodes.writeKind(packed);
+        if (kind == NativeCodes.UPDATE_NO_ROW || kind == NativeCodes.UPDATE_STAYS) {
+            return null;
+        }
+        if (kind != NativeCodes.UPDATE_WRITE || versioned(packed)) {
+            throw unexpected("upstream write", packed);
+        }
+        return expressible(packed) ? write(Token.of(from), packed, null) : null;
+    }
+
+    /** Whether the core decided {@code write} for a machine of these results in the mode it was decided for. */
+    boolean decided(StateWrite<S, E> write, boolean fenced) {
+        return write.decidedFor(mark) && write.versioned() == fenced;
     }
 
     /** A reconcile plan's steps, the first from {@code expected}, each next from the last one's target. */
@@ -197,8 +216,8 @@ final class PackedResults<S extends Enum<S>, E extends Enum<E>> {
             owner = me;
             required(me, "me (the fenced mode stores the operation's owner)");
         }
-        return new StateWrite<>(from, versioned ? new Token<>(to, NativeCodes.writeVersion(packed)) : Token.of(to),
-                event == NONE ? null : events.constant(event), owner);
+        return StateWrite.decided(mark, from, versioned ? new Token<>(to, NativeCodes.writeVersion(packed))
+                : Token.of(to), event == NONE ? null : events.constant(event), owner);
     }
 
     /**

@@ -52,6 +52,14 @@ class NativeBridgeBadInputTest {
     }
 
     @Test
+    void upstreamWrite() {
+        bad("profile", () -> NativeBridge.upstreamWrite(Profile.values().length, 0, 0));
+        bad("state", () -> NativeBridge.upstreamWrite(0, STATES, 0));
+        bad("state", () -> NativeBridge.upstreamWrite(0, -1, 0));
+        bad("event", () -> NativeBridge.upstreamWrite(0, 0, EVENTS));
+    }
+
+    @Test
     void decideEntryAndRefusalReasons() {
         bad("profile", () -> NativeBridge.decideEntry(-1, 0, 0));
         bad("operation", () -> NativeBridge.decideEntry(0, 9, 0));

@@ -202,7 +202,8 @@ class NativeJunkTest {
         }
         Set<String> covered = new TreeSet<>(List.of("abiVersion", "noop", "names", "transitions", "orphanStates",
                 "nextState", "decideEntry", "refusalReason", "scaleMessage", "planRecovery",
-                "forcePanic", "constants", "pack", "vmSummary", "profileForRelease", "allocate"));
+                "forcePanic", "constants", "pack", "vmSummary", "profileForRelease", "allocate", "upstreamWrite",
+                "callCounts", "countedMethods"));
         covered.addAll(NativeModeJunkTest.COVERED);
         assertEquals(covered, natives, "a native method without junk: add it to this test or NativeModeJunkTest");
     }
@@ -212,6 +213,9 @@ class NativeJunkTest {
         int[] orphans = NativeBridge.orphanStates();
         hammer("abiVersion", 1, j -> expect(true, () -> NativeBridge.abiVersion() == NativeBridge.ABI_VERSION));
         hammer("constants", 19, j -> expect(true, () -> NativeBridge.constants().length == 2));
+        hammer("callCounts", 22, j -> expect(true,
+                () -> NativeTestHooks.callCounts().length == NativeTestHooks.countedMethods().length));
+        hammer("countedMethods", 23, j -> expect(true, () -> NativeTestHooks.countedMethods().length > 0));
         hammer("noop", 2, j -> {
             int x = j.random.nextInt();
             return expect(true, () -> NativeTestHooks.noop(x) == x + 1);
@@ -272,6 +276,16 @@ class NativeJunkTest {
             return expect(valid(p, PROFILES) && valid(s, states) && valid(e, events), () -> {
                 int next = NativeBridge.nextState(p, s, e);
                 return next == -1 || valid(next, states);
+            });
+        });
+        hammer("upstreamWrite", 24, j -> {
+            int p = j.code(PROFILES);
+            int s = j.code(states);
+            int e = j.code(events);
+            return expect(valid(p, PROFILES) && valid(s, states) && valid(e, events), () -> {
+                int kind = NativeCodes.writeKind(NativeBridge.upstreamWrite(p, s, e));
+                return kind == NativeCodes.UPDATE_WRITE || kind == NativeCodes.UPDATE_NO_ROW
+                        || kind == NativeCodes.UPDATE_STAYS;
             });
         });
         hammer("decideEntry", 7, j -> {

@@ -24,6 +24,7 @@ class NativeMethodsBoundTest {
             Map.entry("orphanStates", new Object[] {}),
             Map.entry("profileForRelease", new Object[] {4, 20, 2, 0}),
             Map.entry("nextState", new Object[] {0, 0, 0}),
+            Map.entry("upstreamWrite", new Object[] {0, 2, 1}),
             Map.entry("decideEntry", new Object[] {0, 0, 0}),
             Map.entry("refusalReason", new Object[] {1, 5}),
             Map.entry("scaleMessage", new Object[] {0, 4, 1}),

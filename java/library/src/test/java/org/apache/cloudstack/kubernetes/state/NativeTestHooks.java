@@ -34,6 +34,16 @@ final class NativeTestHooks {
     /** Packs one value per field, in file order, with the core's generated packer of {@code layout}. */
     static native long pack(String layout, long[] values);
 
+    /**
+     * The calls of each product native method (NativeBridge's, in {@link #countedMethods()}'s order) since
+     * the library loaded; the floor {@link #noop} counts its calls too, so it pays what they pay. Counted
+     * without atomics: exact on one thread.
+     */
+    static native long[] callCounts();
+
+    /** The names of the counted methods, in {@link #callCounts()}'s order. */
+    static native String[] countedMethods();
+
     /** Allocates {@code count} longs natively as the bridge allocates an array argument; returns the count. */
     static native long allocate(long count);
 }

@@ -157,18 +157,19 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
         return write != null && joined(connection, clusterId, write);
     }
 
-    /** The compat write of upstream's updateState: the table's row from {@code expected} by {@code event}, or null. */
+    /**
+     * The compat write of upstream's updateState, the core's in one call: the table's row from {@code expected}
+     * by {@code event}, or null (no row, or one that keeps the state: a compat write must change it).
+     */
     private StateWrite<S, E> upstreamWrite(long clusterId, S expected, E event) {
         Arguments.required(expected, "expected");
         Arguments.required(event, "event");
-        S target = machine.nextState(expected, event);
-        if (target == null) {
-            LOG.warn("Kubernetes cluster {}: no transition from {} by {}; state not written", clusterId, expected,
-                    event);
-            return null;
+        StateWrite<S, E> write = compatMachine.upstreamWrite(expected, event);
+        if (write == null) {
+            LOG.warn("Kubernetes cluster {}: no state change from {} by {} in the table; state not written",
+                    clusterId, expected, event);
         }
-        StateWrite<S, E> write = StateWrite.of(new StateUpdate<>(expected, event, target));
-        return StateWrites.valid(compatMachine, clusterId, write) ? write : null;
+        return write;
     }
 
     /** {@link #apply(long, StateWrite)} in the caller's transaction on {@code connection}; true when it hit. */
