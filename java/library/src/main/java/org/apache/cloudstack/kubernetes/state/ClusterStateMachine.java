@@ -306,7 +306,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
                 : WriteShape.error(modeCode, profileCode, states, events, write);
     }
 
-    /** Upstream's updateState from {@code from} by {@code event}: the row's compat write, or null (none, or it keeps the state). */
+    /** Upstream's updateState from {@code from} by {@code event}: the row's compat write, or null (none, a self-loop, inexpressible). */
     public StateWrite<S, E> upstreamWrite(S from, E event) {
         return results.upstream(NativeBridge.upstreamWrite(profileCode, states.code(from, "from"),
                 events.code(event, "event")), from);

@@ -175,7 +175,7 @@ public final class ClusterOperationGuard<S extends Enum<S>, E extends Enum<E>> {
         if (end != null && end.target().state() != hold.token().state()) {
             return false;
         }
-        boolean removed = dao.removeAt(clusterId, hold.token(), end == null ? null : end.target());
+        boolean removed = dao.removeAt(clusterId, hold.token(), end);
         if (!removed) {
             LOG.info("Kubernetes cluster {}: no longer at {}; not removed", clusterId, hold.token());
         }

@@ -34,7 +34,7 @@ public interface ClusterStateStore<S extends Enum<S>, E extends Enum<E>> {
     boolean apply(long clusterId, StateWrite<S, E> write);
 
     /** Removes the record of a cluster still at {@code expected} (see {@link KubernetesClusterStateDao#removeAt}). */
-    boolean removeAt(long clusterId, Token<S> expected, Token<S> released);
+    boolean removeAt(long clusterId, Token<S> expected, StateWrite<S, E> release);
 
     /**
      * The row as the worker loaded it, in state {@code loaded}: compat compares the state alone, so

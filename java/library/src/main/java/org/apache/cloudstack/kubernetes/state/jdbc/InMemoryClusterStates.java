@@ -94,16 +94,16 @@ public final class InMemoryClusterStates<S extends Enum<S>, E extends Enum<E>> i
     }
 
     @Override
-    public synchronized boolean removeAt(long clusterId, Token<S> expected, Token<S> released) {
+    public synchronized boolean removeAt(long clusterId, Token<S> expected, StateWrite<S, E> release) {
         Arguments.required(expected, "expected");
-        if (!StateWrites.validRemoval(machine, clusterId, expected, released)) {
+        if (!StateWrites.validRemoval(machine, clusterId, expected, release)) {
             return false;
         }
         ClusterRow<S> row = findRow(clusterId);
         if (row == null || !StateWrites.matches(row, expected, fenced)) {
             return false;
         }
-        rows.put(clusterId, new Entry<>(fenced ? ClusterRow.of(expected.state(), released.version(), null) : row, true));
+        rows.put(clusterId, new Entry<>(fenced ? ClusterRow.of(expected.state(), release.target().version(), null) : row, true));
         return true;
     }
 }

@@ -102,15 +102,16 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     /**
      * Removes (soft-deletes, as CloudStack's {@code remove} does) the row of a cluster still at
      * {@code expected}: a compare-and-set, so that an operation that moved it first (a start of a
-     * Created cluster) makes this miss. Fenced, {@code released} is the core's release of the hold
-     * (its version is stored, the owner cleared); compat, null. True when the row was removed.
+     * Created cluster) makes this miss. Fenced, {@code release} is the core's completion that releases
+     * the hold (its version is stored, the owner cleared); compat, null. True when the row was removed.
      */
     @Override
-    public boolean removeAt(long clusterId, Token<S> expected, Token<S> released) {
+    public boolean removeAt(long clusterId, Token<S> expected, StateWrite<S, E> release) {
         Arguments.required(expected, "expected");
-        if (!StateWrites.validRemoval(machine, clusterId, expected, released)) {
+        if (!StateWrites.validRemoval(machine, clusterId, expected, release)) {
             return false;
         }
+        Token<S> released = release == null ? null : release.target();
         return ManualCommitWrite.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
                 () -> "removal at " + expected, c -> ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster "
                         + clusterId + ": removal at " + expected, tx -> removeRow(tx, clusterId, expected, released)));
@@ -159,14 +160,14 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /**
      * The compat write of upstream's updateState, the core's in one call: the table's row from {@code expected}
-     * by {@code event}, or null (no row, or one that keeps the state: a compat write must change it).
+     * by {@code event}, or null (no row, one that keeps the state, or one the host's enums cannot express).
      */
     private StateWrite<S, E> upstreamWrite(long clusterId, S expected, E event) {
         Arguments.required(expected, "expected");
         Arguments.required(event, "event");
         StateWrite<S, E> write = compatMachine.upstreamWrite(expected, event);
         if (write == null) {
-            LOG.warn("Kubernetes cluster {}: no state change from {} by {} in the table; state not written",
+            LOG.warn("Kubernetes cluster {}: no state change from {} by {} in the table (or not in the host's enums); state not written",
                     clusterId, expected, event);
         }
         return write;

@@ -29,23 +29,20 @@ final class StateWrites {
     }
 
     /**
-     * A removal at {@code expected}: compat releases nothing (null); fenced releases the hold, a write of
-     * the fenced shape that keeps the state and stores no owner.
+     * A removal at {@code expected}: compat releases nothing (null); fenced releases the hold, a write from
+     * {@code expected} of the fenced shape with no event (it keeps the state) and no owner.
      */
     static <S extends Enum<S>, E extends Enum<E>> boolean validRemoval(ClusterStateMachine<S, E> machine,
-            long clusterId, Token<S> expected, Token<S> released) {
+            long clusterId, Token<S> expected, StateWrite<S, E> release) {
         boolean fenced = machine.mode() == StateMode.FENCED;
-        // Tokens that disagree on carrying a version make no write at all; the rest is the core's rule.
-        if (fenced != (released != null) || (released != null && released.versioned() != expected.versioned())) {
-            LOG.warn("Kubernetes cluster {}: removal at {} released as {} is not a {} removal; not written", clusterId,
-                    expected, released, machine.mode().label());
+        // A release of another token, or one that stores an owner, is no release; the rest is the core's rule.
+        if (fenced != (release != null)
+                || (release != null && (!release.expected().equals(expected) || release.event() != null || release.owner() != null))) {
+            LOG.warn("Kubernetes cluster {}: removal at {} released by {} is not a {} removal; not written", clusterId,
+                    expected, release, machine.mode().label());
             return false;
         }
-        if (!fenced) {
-            return true;
-        }
-        StateWrite<S, E> release = new StateWrite<>(expected, released, null, null);
-        return valid(clusterId, release, machine.shapeError(release));
+        return !fenced || valid(clusterId, release, machine.shapeError(release));
     }
 
     private static boolean valid(long clusterId, StateWrite<?, ?> w, String shapeError) {

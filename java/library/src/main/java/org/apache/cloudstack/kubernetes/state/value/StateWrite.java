@@ -48,7 +48,10 @@ public final class StateWrite<S, E> {
         this.mark = mark;
     }
 
-    /** The library's: a write decoded from the core's answer, marked by the asking machine's {@code mark}. */
+    /**
+     * Library-internal (public only to cross packages): a write decoded from the core's answer, marked by the
+     * asking machine's private {@code mark}. A host gains nothing by calling it: no store knows its mark.
+     */
     public static <S, E> StateWrite<S, E> decided(Object mark, Token<S> expected, Token<S> target, E event,
             Owner owner) {
         return new StateWrite<>(expected, target, event, owner, Arguments.required(mark, "mark"));
@@ -59,7 +62,7 @@ public final class StateWrite<S, E> {
         return new StateWrite<>(Token.of(update.expected()), Token.of(update.target()), update.event(), null);
     }
 
-    /** True when the core decided this write for the machine holding {@code mark}. */
+    /** Library-internal: true when the core decided this write for the machine holding {@code mark}. */
     public boolean decidedFor(Object mark) {
         return mark != null && this.mark == mark;
     }

@@ -17,7 +17,7 @@ import org.apache.cloudstack.kubernetes.state.value.StateUpdate;
 /**
  * One write on each of the library's write paths, with the native calls it made (test-hooks
  * build): the guarded entry, its completion, upstream's updateState, a write the host built itself,
- * and a scanner recovery pass of one and of four orphans (whose calls must not grow with them).
+ * the fenced removal of a never-started cluster, and a scanner recovery pass of one and of four orphans (whose calls must not grow with them).
  * {@code JniCallsPerWriteTest} asserts them; {@code CallsPerWriteBenchmark} prints them.
  */
 final class WritePaths {
@@ -46,9 +46,21 @@ final class WritePaths {
             paths.put("apply(StateUpdate), host-built", NativeCallCounts.of(() -> expect(dao.apply(id,
                     new StateUpdate<>(State.Stopping, Event.OperationSucceeded, State.Stopped)), "apply hit")));
         }
+        if (mode == StateMode.FENCED) {
+            paths.put("removal of a never-started cluster", removal(db));
+        }
         paths.put("scanner recovery, 1 orphan", recovery(db, mode, 1));
         paths.put("scanner recovery, 4 orphans", recovery(db, mode, 4));
         return paths;
+    }
+
+    /** A destroy entered on a Created cluster, then its record removed (fenced: the core's release). */
+    private static Map<String, Long> removal(Databases.Db db) throws Exception {
+        Fixtures f = ModeFixtures.reset(db, StateMode.FENCED);
+        ClusterOperationGuard<State, Event> guard = new ClusterOperationGuard<>(f.dao(StateMode.FENCED), WORKER);
+        long id = f.cluster(State.Created);
+        OperationEntry<State, Event> destroy = guard.transitToOperationState(id, Operation.DESTROY);
+        return NativeCallCounts.of(() -> expect(guard.removeNeverStarted(id, destroy), "the record was removed"));
     }
 
     /** A pass over a clean database with {@code orphans} clusters left in Scaling by no one. */
