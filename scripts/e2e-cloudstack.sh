@@ -16,11 +16,10 @@
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
 #   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
-#                                        marvin-unpatched, marvin-patched)
+#                                        marvin-unpatched, marvin-patched, reports2-unpatched, reports2-patched)
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
-# Each run has a slot of its own (compat 0, fenced 1, reports-unpatched 2, reports-patched 3,
-# marvin-unpatched 4, marvin-patched 5; plus 6 times the line's place in cloudstack/lines.tsv): its
+# Each run has a slot of its own (its place in MODES plus 8 times the line's place in cloudstack/lines.tsv): its
 # bridge and subnet 10.77.<slot>, its namespaces, its MariaDB (port 3441 + slot, clear of the tests' ports), its folder
 # target/e2e-cloudstack/<line>/<run>. The builds are cached outside the clone (CKS_E2E_CACHE, default
 # ~/.cache/cks-state/e2e-cloudstack), keyed on CloudStack's source, the harness patches and, for the
@@ -47,11 +46,11 @@ RELEASE="$(line_field "$LINE" database)"
 OUTS="$ROOT/target/e2e-cloudstack"
 OUT="$OUTS/$LINE"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
-# The runs, each in its slot: the two modes' scenario, the users' reports and Marvin on each build.
-MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched)
+# The runs, each in its slot: both modes' scenario, the users' reports (halved: reports, reports2) and Marvin per build.
+MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched reports2-unpatched reports2-patched)
 # This invocation's run (the scenario's start/kill/conf calls inherit it) and its line's first slot.
 SLOT="${CKS_E2E_SLOT:-0}"
-LINE_SLOT=$(( $(lines | grep -nxF -- "$LINE" | cut -d: -f1) * 6 - 6 ))
+LINE_SLOT=$(( ($(lines | grep -nxF -- "$LINE" | cut -d: -f1) - 1) * ${#MODES[@]} ))
 # Each line patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src) or, for the
 # users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
 BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched ]] && echo unpatched || echo patched)}"
@@ -112,7 +111,7 @@ cmd_build() {
         return 0
     fi
     mkdir -p "$OUT"
-    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$LINE-$BUILD"-*
+    rm -f "$CKS_CLOUDSTACK_WORK"/.built-"$LINE-$BUILD"-* "$CKS_CLOUDSTACK_WORK"/.deploydb-"$LINE-$BUILD"-*
     local start=$SECONDS unpatched=()
     [ "$BUILD" = patched ] || unpatched=(--unpatched)
     "$ROOT/scripts/cloudstack.sh" management-server "$LINE" --simulator "${unpatched[@]}" --with "$HARNESS_PATCHES" >/dev/null
@@ -127,33 +126,8 @@ cmd_build() {
 # shellcheck source=e2e/network.sh
 source "$ROOT/scripts/e2e/network.sh"
 
-# ---- database: CloudStack's developer profile (deploydb, then deploydb-simulator) on the private server.
-database() {
-    "$ROOT/scripts/mariadb.sh" start >&2
-    sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '$DB_ROOT_PASSWORD';
-            GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;"
-    # The developer profile's db.properties.override: DatabaseCreator reads the last properties file it
-    # is given, whole, so it is CloudStack's developer db.properties pointed at the slot's server.
-    local profile
-    # The override is a file of the shared tree: one slot at a time from here to the end of deploydb.
-    exec 9>"$CKS_CLOUDSTACK_WORK/.deploydb.lock"
-    flock -w 900 9 || die "the developer profile's lock was not free within 900 s"
-    sed -E -e "s#^db\.(cloud|usage|simulator)\.host=.*#db.\1.host=127.0.0.1#" \
-        -e "s#^db\.(cloud|usage|simulator)\.port=.*#db.\1.port=$CKS_MARIADB_PORT#" \
-        "$SRC/utils/conf/db.properties" > "$SRC/utils/conf/db.properties.override"
-    for profile in deploydb deploydb-simulator; do
-        log "database: developer profile -D$profile"
-        # DatabaseCreator prints the passwords it sets: kept out of the log.
-        if ! (cd "$SRC" && MAVEN_OPTS="${MAVEN_OPTS:-} ${LEAN_JVM[*]}" $MVN "${MVN_FLAGS[@]}" -P developer -pl developer -D"$profile" \
-                -Ddb.root.password="$DB_ROOT_PASSWORD" process-resources) 2>&1 \
-                | sed -E 's/(password=)[^ ,]*/\1***/g' > "$RUN/deploydb-$profile.log"; then
-            tail -30 "$RUN/deploydb-$profile.log" >&2
-            die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
-        fi
-        grep -q "BUILD SUCCESS" "$RUN/deploydb-$profile.log" || die "-D$profile failed (log: $RUN/deploydb-$profile.log)"
-    done
-    exec 9>&-
-}
+# shellcheck source=e2e/database.sh
+source "$ROOT/scripts/e2e/database.sh"
 
 # ---- servers
 server_dir() { echo "$RUN/ms$1"; }
@@ -276,8 +250,9 @@ cmd_run() {
     standin_start
     local rc=0 run=(cloudstack_e2e.py --mode "$mode")
     case "$mode" in
-        reports-*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports-* ]] && echo cases || echo marvin)"
-            --build "$BUILD" --src "$SRC" --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
+        reports*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports* ]] && echo cases || echo marvin)"
+            --part "$([[ "$mode" = reports2-* ]] && echo 2 || echo 1)" --build "$BUILD" --src "$SRC"
+            --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
     esac
     python3 "$ROOT/scripts/e2e/${run[0]}" "${run[@]:1}" --out "$RUN" --script "$0" \
         --socket "$SOCK" --net "$NET" --public "$PUBLIC" --first-pass "$FIRST_PASS" --release "$RELEASE" || rc=$?
@@ -317,7 +292,7 @@ cmd_line() {
     return $rc
 }
 
-# Every line of CKS_E2E_LINES, one after the other (two lines' runs at once would be twelve: more management
+# Every line of CKS_E2E_LINES, one after the other (two lines' runs at once would be sixteen: more management
 # servers than 2 cores and 24 GiB start in time). Then one report keyed by line.
 cmd_all() {
     local line rc=0 start=$SECONDS

@@ -134,14 +134,15 @@ def not_applicable(issue, release):
 # ---- the merged report (merge.py): each case on both builds
 def merged_reports(out, release):
     """{case: {report, fault, mechanism, expected, expected_why, applies, fixed_upstream, unpatched, patched}} from
-    OUT/report-reports-BUILD.json (a build that did not run: null); applies is false where the release lacks the
-    report's feature."""
+    OUT/report-reports-BUILD.json and report-reports2-BUILD.json, the two parts of a build's cases (a case that
+    did not run: null); applies is false where the release lacks the report's feature."""
     builds = {}
     for build in ("unpatched", "patched"):
-        path = os.path.join(out, "report-reports-%s.json" % build)
-        if os.path.exists(path):
-            with open(path) as f:
-                builds[build] = json.load(f)["cases"]
+        for part in ("reports", "reports2"):
+            path = os.path.join(out, "report-%s-%s.json" % (part, build))
+            if os.path.exists(path):
+                with open(path) as f:
+                    builds.setdefault(build, {}).update(json.load(f)["cases"])
     merged = {issue: dict({"report": case["report"], "fault": case["fault"], "mechanism": case["mechanism"],
                            "expected": case["expected"][0], "expected_why": case["expected"][1],
                            "applies": applies(issue, release), "fixed_upstream": fixed_upstream(issue, release)},

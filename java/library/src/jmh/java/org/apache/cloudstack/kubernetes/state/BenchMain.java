@@ -124,6 +124,8 @@ public final class BenchMain {
         double marshalAtMax = Double.NaN;
         double rawAt1k = Double.NaN;
         double rawAtMax = Double.NaN;
+        double bothAt1k = Double.NaN;
+        double bothAtMax = Double.NaN;
         double jniAtMax = Double.NaN;
         double javaAtMax = Double.NaN;
         for (int clusters : new int[] {1_000, 10_000, 100_000}) {
@@ -139,18 +141,22 @@ public final class BenchMain {
             double marshalPerCluster = m.getOrDefault("PlanningBenchmark.marshalCandidates@" + clusters, Double.NaN) * 1_000
                     / clusters;
             double rawPerCluster = raw * 1_000 / clusters;
+            double bothPerCluster = m.getOrDefault("PlanningBenchmark.marshalThenCall@" + clusters, Double.NaN) * 1_000
+                    / clusters;
             if (clusters == 1_000) {
                 perClusterAt1k = perCluster;
                 floorAt1k = floorPerCluster;
                 markAt1k = markPerCluster;
                 marshalAt1k = marshalPerCluster;
                 rawAt1k = rawPerCluster;
+                bothAt1k = bothPerCluster;
             }
             perClusterAtMax = perCluster;
             floorAtMax = floorPerCluster;
             markAtMax = markPerCluster;
             marshalAtMax = marshalPerCluster;
             rawAtMax = rawPerCluster;
+            bothAtMax = bothPerCluster;
             jniAtMax = jni;
             javaAtMax = java;
             b.append(String.format(Locale.ROOT, "| %,d / %,d | %.3f | %.3f | %.3f | %.2fx | %.1f | %.2fx |%n", clusters,
@@ -168,10 +174,12 @@ public final class BenchMain {
         double growth = perClusterAtMax / perClusterAt1k;
         verdicts.add(verdict("planning: time per cluster within 1.5x from 1k to 100k", growth <= 1.5,
                 String.format(Locale.ROOT, "%.1f -> %.1f ns = %.2fx; of it the native call alone %.1f -> %.1f ns = %.2fx"
-                        + " and the marshalling of the candidates' objects alone %.1f -> %.1f ns = %.2fx; the least marking"
+                        + " and the marshalling of the candidates' objects alone %.1f -> %.1f ns = %.2fx; the two in one"
+                        + " call (marshalThenCall) %.1f -> %.1f ns = %.2fx; the least marking"
                         + " work (markingFloor) %.1f -> %.1f ns = %.2fx; the inputs' memory traffic (inputsMemoryFloor)"
                         + " %.1f -> %.1f ns = %.2fx", perClusterAt1k, perClusterAtMax, growth, rawAt1k, rawAtMax,
-                        rawAtMax / rawAt1k, marshalAt1k, marshalAtMax, marshalAtMax / marshalAt1k, markAt1k, markAtMax,
+                        rawAtMax / rawAt1k, marshalAt1k, marshalAtMax, marshalAtMax / marshalAt1k, bothAt1k, bothAtMax,
+                        bothAtMax / bothAt1k, markAt1k, markAtMax,
                         markAtMax / markAt1k, floorAt1k, floorAtMax, floorAtMax / floorAt1k)));
 
         b.append("\n| target | verdict | numbers |\n|---|---|---|\n");

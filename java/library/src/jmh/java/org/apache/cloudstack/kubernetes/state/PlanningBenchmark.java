@@ -167,6 +167,17 @@ public class PlanningBenchmark {
         return RecoveryColumns.candidates(candidates, stateBinding, false);
     }
 
+    /**
+     * Diagnostic: planJni without its checks and decoding, the marshalling and the native call on what it
+     * marshalled: set beside planJniRaw and marshalCandidates, what the two cost together that each alone
+     * does not (the fresh array and the jobs through the same caches).
+     */
+    @Benchmark
+    public long[] marshalThenCall() {
+        return NativeBridge.planRecovery(NativeCodes.MODE_COMPAT, 0, 150_000,
+                RecoveryColumns.candidates(candidates, stateBinding, false), NO_LONGS, jobClusterIds, null, null);
+    }
+
     @Benchmark
     public RecoveryPlan<State, Event> planJavaHashSet() {
         return javaPlanner.plan(candidates, jobClusterIds);
