@@ -7,10 +7,8 @@ use crate::table::{Event, Profile, State, StateUpdate};
 /// The state `event` moves a cluster in `from` to, or `None` when the profile has no row.
 #[inline]
 pub fn next_state(profile: Profile, from: State, event: Event) -> Option<State> {
-    // Checked gets, not indexing: the lookup has no panic path, so the JNI glue's hot call needs no
-    // catch_unwind around it.
-    let code = profile.table().get(from as usize)?.get(event as usize)?;
-    State::from_code(i32::from(*code))
+    let code = profile.table()[from as usize][event as usize];
+    State::from_code(i32::from(code))
 }
 
 /// The compare-and-set for `event` from `from`, when the profile has the row.

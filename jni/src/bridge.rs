@@ -91,15 +91,6 @@ pub(crate) fn next_state(
     state: jint,
     event: jint,
 ) -> jint {
-    // Hot: valid codes decode by matches and the core's lookup has no panic path, so nothing here
-    // can unwind and the call needs no catch_unwind; a bad code takes `run`, which names it.
-    if let (Some(p), Some(s), Some(e)) = (
-        Profile::from_code(profile),
-        State::from_code(state),
-        Event::from_code(event),
-    ) {
-        return cks_state::next_state(p, s, e).map_or(codec::NONE, |s| jint::from(s.code()));
-    }
     run(&mut env, codec::NONE, |_| {
         let next = cks_state::next_state(
             codec::profile("profile", profile)?,
