@@ -60,7 +60,7 @@ lint:
 # under -Xcheck:jni (the MariaDB cases are aborted, not run).
 CHECK_CARGO_TESTS := --lib --test properties --test entry_matrix --test table_conformance \
 	--test modes_decide_alike_and_write_apart \
-	--test fencing --test recovery_planning --test upstream_scenarios --test planner_and_scale_details --test spec_parser --test java_codes \
+	--test fencing --test recovery_planning --test upstream_scenarios --test planner_and_scale_details --test spec_parser \
 	--test differential_schedules
 check: shared lint
 	cargo test --quiet $(CHECK_CARGO_TESTS)

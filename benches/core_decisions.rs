@@ -71,7 +71,7 @@ fn decisions() {
             State::ALL[states[k]],
             Event::ALL[events[k]],
         )
-        .map_or(0, |s| u64::from(s.code()))
+        .map_or(0, |s| u64::from(s.index()))
     });
     let entry = median_ns(samples, iterations, |i| {
         let k = i & (n - 1);
@@ -80,7 +80,7 @@ fn decisions() {
             Operation::ALL[operations[k]],
             State::ALL[states[k]],
         ) {
-            cks_state::EntryRule::Transition(u) => u64::from(u.target.code()),
+            cks_state::EntryRule::Transition(u) => u64::from(u.target.index()),
             _ => 1,
         }
     });

@@ -1,7 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! Parser of `spec/state-machine.tsv`, shared by `build.rs` (which generates the Rust tables)
-//! and by the parser's own tests. Every error names the file's line.
+//! Parser of `spec/state-machine.tsv` (the core's table) and `jni/wire.tsv` (the JNI glue's codes
+//! and layouts), shared by both crates' `build.rs` and by the parser's own tests. Every error names
+//! the file's line.
 
 use std::collections::BTreeMap;
 
@@ -152,8 +153,46 @@ fn parse_release(text: &str) -> Option<[u16; 4]> {
     parts.try_into().ok()
 }
 
+/// Which file a row belongs in: the core's table, or the JNI glue's wire (codes and layouts).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Table,
+    Wire,
+}
+
+/// The core's table, `spec/state-machine.tsv`: states, events, operations, profiles and rules.
 pub fn parse(text: &str) -> Result<Spec, String> {
     let mut spec = Spec::default();
+    parse_rows(&mut spec, text, Part::Table)?;
+    check_dense(spec.states.iter().map(|s| s.code), "state")?;
+    check_dense(spec.events.iter().map(|s| s.code), "event")?;
+    check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
+    check_dense(spec.profiles.iter().map(|s| s.code), "profile")?;
+    check_orphan_exits(&spec)?;
+    for (op, state) in &spec.proceed {
+        if spec.nothing.contains(&(*op, *state)) {
+            return Err(format!(
+                "operation {op} in state {state} is both 'proceed' and 'nothing'"
+            ));
+        }
+    }
+    if spec.states.is_empty()
+        || spec.events.is_empty()
+        || spec.operations.is_empty()
+        || spec.profiles.is_empty()
+    {
+        return Err("the table needs states, events, operations and profiles".to_string());
+    }
+    Ok(spec)
+}
+
+/// The JNI wire, `jni/wire.tsv` (codes and packed layouts), added to a parsed table.
+pub fn parse_wire(mut spec: Spec, text: &str) -> Result<Spec, String> {
+    parse_rows(&mut spec, text, Part::Wire)?;
+    Ok(spec)
+}
+
+fn parse_rows(spec: &mut Spec, text: &str, part: Part) -> Result<(), String> {
     // (from, event) -> (line, profiles), to find two rows for one cell of a profile.
     let mut seen: BTreeMap<(u8, u8), (usize, u8)> = BTreeMap::new();
     for (index, raw) in text.lines().enumerate() {
@@ -166,6 +205,19 @@ pub fn parse(text: &str) -> Result<Spec, String> {
         if fields.iter().any(|f| f.trim().is_empty() || f.trim() != *f) {
             return Err(format!(
                 "line {line}: empty field or stray spaces: '{trimmed}'"
+            ));
+        }
+        let wire_row = matches!(fields[0], "code" | "field");
+        if wire_row && part == Part::Table {
+            return Err(format!(
+                "line {line}: '{}' rows are the JNI wire's: they belong in jni/wire.tsv",
+                fields[0]
+            ));
+        }
+        if !wire_row && part == Part::Wire {
+            return Err(format!(
+                "line {line}: only 'code' and 'field' rows belong in the wire, not '{}'",
+                fields[0]
             ));
         }
         match fields[0] {
@@ -294,24 +346,5 @@ pub fn parse(text: &str) -> Result<Spec, String> {
             other => return Err(format!("line {line}: unknown row kind '{other}'")),
         }
     }
-    check_dense(spec.states.iter().map(|s| s.code), "state")?;
-    check_dense(spec.events.iter().map(|s| s.code), "event")?;
-    check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
-    check_dense(spec.profiles.iter().map(|s| s.code), "profile")?;
-    check_orphan_exits(&spec)?;
-    for (op, state) in &spec.proceed {
-        if spec.nothing.contains(&(*op, *state)) {
-            return Err(format!(
-                "operation {op} in state {state} is both 'proceed' and 'nothing'"
-            ));
-        }
-    }
-    if spec.states.is_empty()
-        || spec.events.is_empty()
-        || spec.operations.is_empty()
-        || spec.profiles.is_empty()
-    {
-        return Err("the table needs states, events, operations and profiles".to_string());
-    }
-    Ok(spec)
+    Ok(())
 }

@@ -56,6 +56,18 @@ impl ProfileRow {
             .map(|w| w[..1].to_uppercase() + &w[1..])
             .collect()
     }
+
+    /// One line of doc: which releases' table it is, and the changes its rows come from.
+    pub fn describe(&self) -> String {
+        let of = match self.release {
+            Some(r) => format!(
+                "The `s_fsm` of CloudStack {} and its line's later releases, up to the next table's",
+                r.map(|n| n.to_string()).join(".")
+            ),
+            None => "A proposed table, of no release".to_string(),
+        };
+        format!("{of} (rows: {})", self.tags.join(", "))
+    }
 }
 
 /// A code that crosses JNI: `family` groups the codes of one result field.
@@ -88,4 +100,13 @@ pub struct Spec {
     pub orphans: Vec<u8>,
     pub codes: Vec<CodeRow>,
     pub fields: Vec<FieldRow>,
+}
+
+impl Spec {
+    /// The profiles in code order (the order of the generated enums).
+    pub fn profiles_by_code(&self) -> Vec<&ProfileRow> {
+        let mut profiles: Vec<&ProfileRow> = self.profiles.iter().collect();
+        profiles.sort_by_key(|p| p.code);
+        profiles
+    }
 }

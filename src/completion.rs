@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Completing and failing an operation: only from the state the operation moved the cluster to.
 
-use crate::codes;
 use crate::machine::StateMachine;
 use crate::table::{Event, Profile, State, StateUpdate};
 use crate::transition::update_for;
@@ -24,15 +23,6 @@ impl Outcome {
             Outcome::Succeeded => Event::OperationSucceeded,
             Outcome::Failed => Event::OperationFailed,
             Outcome::CreateFailed => Event::CreateFailed,
-        }
-    }
-
-    pub const fn from_code(code: i32) -> Option<Outcome> {
-        match code {
-            codes::outcome::SUCCEEDED => Some(Outcome::Succeeded),
-            codes::outcome::FAILED => Some(Outcome::Failed),
-            codes::outcome::CREATE_FAILED => Some(Outcome::CreateFailed),
-            _ => None,
         }
     }
 }

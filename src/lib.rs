@@ -10,7 +10,6 @@
 //! (`jni/`, the cdylib the jar carries) converts and dispatches. This crate has no `jni`
 //! dependency: its purity is the compiler's rule.
 
-pub mod codes;
 pub mod completion;
 pub mod entry;
 pub mod error;
@@ -49,6 +48,3 @@ pub use write::{
     ClusterRow, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
     MAX_VERSION,
 };
-
-/// Bumped whenever the JNI contract (`NativeBridge.java`) changes.
-pub const ABI_VERSION: i32 = codes::abi::VERSION;

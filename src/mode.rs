@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //! How a stack writes: the one switch between the upstream-compatible and the fenced protocol.
 
-use crate::codes;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// Compare-and-set on the state alone, as upstream's DAO: no version, no owner.
@@ -16,21 +14,6 @@ pub enum Mode {
 
 impl Mode {
     pub const ALL: [Mode; 2] = [Mode::Compat, Mode::Fenced];
-
-    pub const fn code(self) -> i32 {
-        match self {
-            Mode::Compat => codes::mode::COMPAT,
-            Mode::Fenced => codes::mode::FENCED,
-        }
-    }
-
-    pub const fn from_code(code: i32) -> Option<Mode> {
-        match code {
-            codes::mode::COMPAT => Some(Mode::Compat),
-            codes::mode::FENCED => Some(Mode::Fenced),
-            _ => None,
-        }
-    }
 
     /// Whether rows carry a version and an owner that the decisions read.
     pub const fn reads_fence(self) -> bool {

@@ -8,7 +8,6 @@
 
 use std::fmt;
 
-use crate::codes;
 use crate::completion::Outcome;
 use crate::machine::StateMachine;
 use crate::table::{Event, Operation, Profile, State, StateUpdate};
@@ -32,16 +31,6 @@ impl ScaleKind {
         ScaleKind::OfferingChange,
         ScaleKind::Autoscale,
     ];
-
-    pub const fn from_code(code: i32) -> Option<ScaleKind> {
-        match code {
-            codes::scale_kind::SCALE_UP => Some(ScaleKind::ScaleUp),
-            codes::scale_kind::SCALE_DOWN => Some(ScaleKind::ScaleDown),
-            codes::scale_kind::OFFERING_CHANGE => Some(ScaleKind::OfferingChange),
-            codes::scale_kind::AUTOSCALE => Some(ScaleKind::Autoscale),
-            _ => None,
-        }
-    }
 
     pub const fn event(self) -> Event {
         match self {

@@ -5,8 +5,6 @@
 
 include!(concat!(env!("OUT_DIR"), "/state_machine_table.rs"));
 
-use crate::codes;
-
 /// How a CloudStack release stands to the profiles' releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReleaseFit {
@@ -18,15 +16,7 @@ pub enum ReleaseFit {
     Newer,
 }
 
-impl ReleaseFit {
-    pub const fn code(self) -> i32 {
-        match self {
-            ReleaseFit::Known => codes::release_fit::KNOWN,
-            ReleaseFit::Older => codes::release_fit::OLDER,
-            ReleaseFit::Newer => codes::release_fit::NEWER,
-        }
-    }
-}
+impl ReleaseFit {}
 
 impl Profile {
     /// The table of CloudStack `release` (major, minor, patch, build: `4.20.2.0`): the profile of
@@ -55,7 +45,7 @@ impl Profile {
 
     /// Whether a row of `TRANSITION_ROWS` (by its profile bits) belongs to this profile.
     pub const fn includes_row(self, row_profiles: u8) -> bool {
-        row_profiles & (1 << self.code()) != 0
+        row_profiles & (1 << self.index()) != 0
     }
 }
 

@@ -7,8 +7,7 @@ use crate::table::{Event, Profile, State, StateUpdate};
 /// The state `event` moves a cluster in `from` to, or `None` when the profile has no row.
 #[inline]
 pub fn next_state(profile: Profile, from: State, event: Event) -> Option<State> {
-    let code = profile.table()[from as usize][event as usize];
-    State::from_code(i32::from(code))
+    State::from_index(profile.table()[from as usize][event as usize])
 }
 
 /// The compare-and-set for `event` from `from`, when the profile has the row.

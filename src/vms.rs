@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //! The status scanner's VM rule: what a cluster's VMs say about it, from what the host counted.
 
-use crate::codes;
 use crate::error::CoreError;
 use crate::table::State;
 
@@ -23,25 +22,6 @@ impl VmSummary {
         VmSummary::Mixed,
         VmSummary::Incomplete,
     ];
-
-    pub const fn code(self) -> i32 {
-        match self {
-            VmSummary::AllStopped => codes::vm_summary::ALL_STOPPED,
-            VmSummary::AllRunningHealthy => codes::vm_summary::ALL_RUNNING_HEALTHY,
-            VmSummary::Mixed => codes::vm_summary::MIXED,
-            VmSummary::Incomplete => codes::vm_summary::INCOMPLETE,
-        }
-    }
-
-    pub const fn from_code(code: i32) -> Option<VmSummary> {
-        match code {
-            codes::vm_summary::ALL_STOPPED => Some(VmSummary::AllStopped),
-            codes::vm_summary::ALL_RUNNING_HEALTHY => Some(VmSummary::AllRunningHealthy),
-            codes::vm_summary::MIXED => Some(VmSummary::Mixed),
-            codes::vm_summary::INCOMPLETE => Some(VmSummary::Incomplete),
-            _ => None,
-        }
-    }
 }
 
 /// What the host counted of one cluster's VMs: `kubernetes_cluster_vm_map` joined with
@@ -65,17 +45,6 @@ pub enum Health {
     Unprobed,
     Unhealthy,
     Healthy,
-}
-
-impl Health {
-    pub const fn from_code(code: i32) -> Option<Health> {
-        match code {
-            codes::health::UNPROBED => Some(Health::Unprobed),
-            codes::health::UNHEALTHY => Some(Health::Unhealthy),
-            codes::health::HEALTHY => Some(Health::Healthy),
-            _ => None,
-        }
-    }
 }
 
 impl VmCounts {
@@ -270,25 +239,5 @@ mod tests {
             let e = c.summary(State::Running, Health::Unprobed).unwrap_err();
             assert!(e.to_string().starts_with("vmCounts"), "{e}");
         }
-    }
-
-    #[test]
-    fn codes_round_trip() {
-        for s in VmSummary::ALL {
-            assert_eq!(VmSummary::from_code(s.code()), Some(s));
-        }
-        assert_eq!(
-            Health::from_code(codes::health::UNPROBED),
-            Some(Health::Unprobed)
-        );
-        assert_eq!(
-            Health::from_code(codes::health::UNHEALTHY),
-            Some(Health::Unhealthy)
-        );
-        assert_eq!(
-            Health::from_code(codes::health::HEALTHY),
-            Some(Health::Healthy)
-        );
-        assert_eq!(Health::from_code(3), None);
     }
 }

@@ -5,13 +5,13 @@
 
 use thiserror::Error;
 
-use crate::codes::layout;
 use crate::error::CoreError;
 use crate::table::{Event, State, StateUpdate};
 
-/// The largest version the core writes: the width of a packed result's version field (2^40 - 1,
-/// over 30 years of a write every millisecond to one cluster).
-pub const MAX_VERSION: u64 = layout::write::VERSION.max();
+/// The largest version the core writes: 2^40 - 1, over 30 years of a write every millisecond to
+/// one cluster. Bounded so that a version fits a packed answer (the JNI glue's layouts test that
+/// it does); past it a write refuses rather than wraps.
+pub const MAX_VERSION: u64 = (1 << 40) - 1;
 
 /// CloudStack's default `cluster.heartbeat.threshold`: a management server whose heartbeat is
 /// older than this (database time) self-fences, and its peers judge it gone.

@@ -160,3 +160,56 @@ fn an_orphan_state_needs_an_operation_failed_exit_in_each_profile_that_names_it(
     // A state no row of a profile names is a state its release lacks: nothing to fail there.
     assert!(parse_with(&format!("{failing}orphan\tCreated\n")).is_ok());
 }
+
+fn wire_with(rows: &str) -> Result<spec::Spec, String> {
+    spec::parse_wire(parse_with("").expect("the header parses"), rows)
+}
+
+#[test]
+fn the_repository_wire_parses_beside_the_table() {
+    let read = |path: &str| {
+        std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect(path)
+    };
+    let table = spec::parse(&read("spec/state-machine.tsv")).expect("the table parses");
+    let wire = spec::parse_wire(table, &read("jni/wire.tsv")).expect("the wire parses");
+    assert!(wire
+        .codes
+        .iter()
+        .any(|c| c.family == "abi" && c.name == "VERSION"));
+    assert!(wire.fields.iter().any(|f| f.layout == "write"));
+}
+
+#[test]
+fn wire_rows_live_in_the_wire_and_table_rows_in_the_table() {
+    assert_eq!(
+        parse_with("code\tmode\tCOMPAT\t0\n").unwrap_err(),
+        "line 7: 'code' rows are the JNI wire's: they belong in jni/wire.tsv"
+    );
+    assert_eq!(
+        parse_with("field\twrite\tkind\t0\t4\n").unwrap_err(),
+        "line 7: 'field' rows are the JNI wire's: they belong in jni/wire.tsv"
+    );
+    assert_eq!(
+        wire_with("state\t2\tRunning\n").unwrap_err(),
+        "line 1: only 'code' and 'field' rows belong in the wire, not 'state'"
+    );
+}
+
+#[test]
+fn wire_codes_and_fields_are_checked() {
+    assert_eq!(
+        wire_with("code\tmode\tCOMPAT\t0\ncode\tmode\tFENCED\t0\n").unwrap_err(),
+        "line 2: duplicate code mode FENCED = 0 (or its value)"
+    );
+    assert!(
+        wire_with("field\twrite\tkind\t0\t4\nfield\twrite\tevent\t3\t8\n")
+            .unwrap_err()
+            .contains("overlaps write.kind")
+    );
+    assert!(wire_with("field\twrite\tversion\t30\t40\n")
+        .unwrap_err()
+        .contains("does not fit in 64 bits"));
+    let wire = wire_with("code\tmode\tCOMPAT\t0\nfield\ttoken\tstate\t0\t8\n").unwrap();
+    assert_eq!(wire.codes.last().map(|c| c.value), Some(0));
+    assert_eq!(wire.fields.len(), 1);
+}

@@ -90,21 +90,21 @@ fn spec_rows(profile: Profile) -> Vec<(State, Event, State)> {
 }
 
 #[test]
-fn there_are_15_states_and_14_events_with_dense_stable_codes() {
+fn there_are_15_states_and_14_events_with_dense_stable_indices() {
     assert_eq!(State::ALL.len(), 15);
     assert_eq!(Event::ALL.len(), 14);
     for (i, s) in State::ALL.iter().enumerate() {
-        assert_eq!(s.code() as usize, i);
-        assert_eq!(State::from_code(i as i32), Some(*s));
+        assert_eq!(s.index() as usize, i);
+        assert_eq!(State::from_index(i as u8), Some(*s));
         assert_eq!(State::from_name(s.name()), Some(*s));
     }
     for (i, e) in Event::ALL.iter().enumerate() {
-        assert_eq!(e.code() as usize, i);
+        assert_eq!(e.index() as usize, i);
         assert_eq!(Event::from_name(e.name()), Some(*e));
     }
-    assert_eq!(State::from_code(15), None);
-    assert_eq!(State::from_code(-1), None);
-    assert_eq!(Event::from_code(14), None);
+    assert_eq!(State::from_index(15), None);
+    assert_eq!(State::from_index(u8::MAX), None);
+    assert_eq!(Event::from_index(14), None);
 }
 
 #[test]

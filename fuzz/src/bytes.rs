@@ -106,3 +106,8 @@ impl<'a> Bytes<'a> {
         }
     }
 }
+
+/// A code read as a table index (how the glue decodes a state, event, operation or profile).
+pub fn index<T>(code: i32, from_index: fn(u8) -> Option<T>) -> Option<T> {
+    u8::try_from(code).ok().and_then(from_index)
+}

@@ -7,7 +7,7 @@ use cks_state::{
     Profile, State, StateMachine, Token, VmSummary, Write, WriteError, TRANSITION_ROWS,
 };
 
-use super::bytes::Bytes;
+use super::bytes::{index, Bytes};
 use super::checks::*;
 
 /// Table look-ups, entry decisions and entries on any codes: they agree with the transition rows,
@@ -17,9 +17,9 @@ pub fn table_lookups(data: &[u8]) {
     while !b.is_empty() {
         let (p, s, e, o) = (b.code(), b.code(), b.code(), b.code());
         let (Some(profile), Some(state), Some(event)) = (
-            Profile::from_code(p),
-            State::from_code(s),
-            Event::from_code(e),
+            index(p, Profile::from_index),
+            index(s, State::from_index),
+            index(e, Event::from_index),
         ) else {
             continue;
         };
@@ -35,7 +35,7 @@ pub fn table_lookups(data: &[u8]) {
             .find(|row| row.0 == state && row.1 == event)
             .map(|row| row.2);
         assert_eq!(next, in_rows, "next_state agrees with the table rows");
-        if let Some(operation) = Operation::from_code(o) {
+        if let Some(operation) = index(o, Operation::from_index) {
             if let EntryRule::Transition(u) = decide_entry(profile, operation, state) {
                 assert_eq!(Some(u.target), next_state(profile, state, u.event));
             }

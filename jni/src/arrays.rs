@@ -116,7 +116,7 @@ pub(crate) fn same_length(
     if actual == expected {
         Ok(())
     } else {
-        Err(cks_state::error::CoreError::LengthMismatch {
+        Err(super::errors::DecodeError::LengthMismatch {
             argument,
             actual,
             expected_from,

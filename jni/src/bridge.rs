@@ -25,7 +25,7 @@ const NAMES_EVENTS: jint = names::EVENTS;
 const NAMES_OPERATIONS: jint = names::OPERATIONS;
 
 pub(crate) fn abi_version(mut env: JNIEnv, _class: JClass) -> jint {
-    run(&mut env, 0, |_| Ok(cks_state::ABI_VERSION))
+    run(&mut env, 0, |_| Ok(super::codes::abi::VERSION))
 }
 
 fn names_of(kind: jint) -> BridgeResult<Vec<&'static str>> {
@@ -51,7 +51,9 @@ pub(crate) fn transitions(mut env: JNIEnv, _class: JClass, profile: jint) -> jin
         let triples: Vec<jint> = TRANSITION_ROWS
             .iter()
             .filter(|row| profile.includes_row(row.3))
-            .flat_map(|(from, event, to, _)| [from.code(), event.code(), to.code()].map(jint::from))
+            .flat_map(|(from, event, to, _)| {
+                [from.index(), event.index(), to.index()].map(jint::from)
+            })
             .collect();
         Ok(new_ints(env, &triples)?.into_raw())
     })
@@ -69,7 +71,10 @@ pub(crate) fn profile_for_release(
 ) -> jlong {
     run(&mut env, 0, |_| {
         let (profile, fit) = Profile::for_release(codec::release([major, minor, patch, build])?);
-        Ok(release::pack(u64::from(profile.code()), fit.code() as u64) as jlong)
+        Ok(release::pack(
+            u64::from(profile.index()),
+            super::codes::release_fit_code(fit) as u64,
+        ) as jlong)
     })
 }
 
@@ -78,7 +83,7 @@ pub(crate) fn orphan_states(mut env: JNIEnv, _class: JClass) -> jintArray {
         let codes: Vec<jint> = State::ALL
             .iter()
             .filter(|s| s.is_orphan_candidate())
-            .map(|s| jint::from(s.code()))
+            .map(|s| jint::from(s.index()))
             .collect();
         Ok(new_ints(env, &codes)?.into_raw())
     })
@@ -97,7 +102,7 @@ pub(crate) fn next_state(
             codec::state("state", state)?,
             codec::event("event", event)?,
         );
-        Ok(next.map_or(codec::NONE, |s| jint::from(s.code())))
+        Ok(next.map_or(codec::NONE, |s| jint::from(s.index())))
     })
 }
 
@@ -112,7 +117,7 @@ pub(crate) fn decide_entry(
         let profile = codec::profile("profile", profile)?;
         let operation = codec::operation("operation", operation)?;
         let state = codec::state("state", state)?;
-        Ok(PACKED_ENTRY[usize::from(profile.code())][operation as usize][state as usize])
+        Ok(PACKED_ENTRY[usize::from(profile.index())][operation as usize][state as usize])
     })
 }
 
@@ -130,7 +135,7 @@ static PACKED_ENTRY: Lazy<PackedEntries> = Lazy::new(|| {
                 let decision = machine
                     .entry(operation, &ClusterRow::of(state), CALLER)
                     .expect("a compat entry writes no version");
-                packed[usize::from(profile.code())][operation as usize][state as usize] =
+                packed[usize::from(profile.index())][operation as usize][state as usize] =
                     pack_entry(decision);
             }
         }

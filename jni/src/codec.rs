@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Codes in: each argument's code to the core's value, or an error naming the argument.
 
-use super::errors::{bad_element, BridgeResult};
+use super::codes::{self, indexed};
+use super::errors::{bad_element, BridgeResult, DecodeError};
 use cks_state::completion::Outcome;
-use cks_state::error::CoreError;
 use cks_state::mode::Mode;
 use cks_state::scaling::ScaleKind;
 use cks_state::table::{Event, Operation, Profile, State};
@@ -12,27 +12,25 @@ use cks_state::vms::{Health, VmSummary};
 
 pub(crate) const NONE: i32 = super::codes::argument::NONE;
 
-fn unknown(argument: &'static str, kind: &'static str, code: i32) -> CoreError {
-    CoreError::UnknownCode {
+fn unknown(argument: &'static str, kind: &'static str, code: i32) -> DecodeError {
+    DecodeError::UnknownCode {
         argument,
         kind,
         code: i64::from(code),
     }
 }
 
-pub(crate) fn profile(argument: &'static str, code: i32) -> Result<Profile, CoreError> {
-    Profile::from_code(code).ok_or_else(|| unknown(argument, "profile", code))
+pub(crate) fn profile(argument: &'static str, code: i32) -> Result<Profile, DecodeError> {
+    indexed(code.into(), Profile::from_index).ok_or_else(|| unknown(argument, "profile", code))
 }
 
-pub(crate) fn state(argument: &'static str, code: i32) -> Result<State, CoreError> {
-    State::from_code(code).ok_or_else(|| unknown(argument, "state", code))
+pub(crate) fn state(argument: &'static str, code: i32) -> Result<State, DecodeError> {
+    indexed(code.into(), State::from_index).ok_or_else(|| unknown(argument, "state", code))
 }
 
 /// The state at row `index` of the array argument `argument`.
 pub(crate) fn state_at(argument: &'static str, index: usize, code: i64) -> BridgeResult<State> {
-    i32::try_from(code)
-        .ok()
-        .and_then(State::from_code)
+    indexed(code, State::from_index)
         .ok_or_else(|| bad_element(argument, index, format!("unknown state code {code}")))
 }
 
@@ -40,8 +38,8 @@ pub(crate) fn state_at(argument: &'static str, index: usize, code: i64) -> Bridg
 pub(crate) fn optional<T>(
     argument: &'static str,
     code: i32,
-    read: fn(&'static str, i32) -> Result<T, CoreError>,
-) -> Result<Option<T>, CoreError> {
+    read: fn(&'static str, i32) -> Result<T, DecodeError>,
+) -> Result<Option<T>, DecodeError> {
     if code == NONE {
         Ok(None)
     } else {
@@ -49,28 +47,28 @@ pub(crate) fn optional<T>(
     }
 }
 
-pub(crate) fn event(argument: &'static str, code: i32) -> Result<Event, CoreError> {
-    Event::from_code(code).ok_or_else(|| unknown(argument, "event", code))
+pub(crate) fn event(argument: &'static str, code: i32) -> Result<Event, DecodeError> {
+    indexed(code.into(), Event::from_index).ok_or_else(|| unknown(argument, "event", code))
 }
 
-pub(crate) fn operation(argument: &'static str, code: i32) -> Result<Operation, CoreError> {
-    Operation::from_code(code).ok_or_else(|| unknown(argument, "operation", code))
+pub(crate) fn operation(argument: &'static str, code: i32) -> Result<Operation, DecodeError> {
+    indexed(code.into(), Operation::from_index).ok_or_else(|| unknown(argument, "operation", code))
 }
 
-pub(crate) fn scale_kind(argument: &'static str, code: i32) -> Result<ScaleKind, CoreError> {
-    ScaleKind::from_code(code).ok_or_else(|| unknown(argument, "scale kind", code))
+pub(crate) fn scale_kind(argument: &'static str, code: i32) -> Result<ScaleKind, DecodeError> {
+    codes::scale_kind_of(code).ok_or_else(|| unknown(argument, "scale kind", code))
 }
 
-pub(crate) fn outcome(argument: &'static str, code: i32) -> Result<Outcome, CoreError> {
-    Outcome::from_code(code).ok_or_else(|| unknown(argument, "outcome", code))
+pub(crate) fn outcome(argument: &'static str, code: i32) -> Result<Outcome, DecodeError> {
+    codes::outcome_of(code).ok_or_else(|| unknown(argument, "outcome", code))
 }
 
-pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary, CoreError> {
-    VmSummary::from_code(code).ok_or_else(|| unknown(argument, "VM summary", code))
+pub(crate) fn vm_summary(argument: &'static str, code: i32) -> Result<VmSummary, DecodeError> {
+    codes::vm_summary_of(code).ok_or_else(|| unknown(argument, "VM summary", code))
 }
 
-pub(crate) fn health(argument: &'static str, code: i32) -> Result<Health, CoreError> {
-    Health::from_code(code).ok_or_else(|| unknown(argument, "health", code))
+pub(crate) fn health(argument: &'static str, code: i32) -> Result<Health, DecodeError> {
+    codes::health_of(code).ok_or_else(|| unknown(argument, "health", code))
 }
 
 /// A release's numbers (`4.20.2.0`: major, minor, patch, build), each 0 to 65535.
@@ -88,8 +86,8 @@ pub(crate) fn release(parts: [i32; 4]) -> BridgeResult<[u16; 4]> {
     Ok(release)
 }
 
-pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, CoreError> {
-    Mode::from_code(code).ok_or_else(|| unknown(argument, "mode", code))
+pub(crate) fn mode(argument: &'static str, code: i32) -> Result<Mode, DecodeError> {
+    codes::mode_of(code).ok_or_else(|| unknown(argument, "mode", code))
 }
 
 #[cfg(test)]
@@ -99,7 +97,7 @@ mod tests {
     #[test]
     fn modes_decode_by_their_codes_only() {
         for m in Mode::ALL {
-            assert_eq!(mode("mode", m.code()), Ok(m));
+            assert_eq!(mode("mode", codes::mode_code(m)), Ok(m));
         }
         assert!(mode("mode", 7).is_err());
     }

@@ -8,6 +8,7 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use jni::JNIEnv;
+use thiserror::Error;
 
 use cks_state::error::CoreError;
 
@@ -39,10 +40,40 @@ impl From<jni::errors::Error> for BridgeError {
 
 pub(crate) type BridgeResult<T> = Result<T, BridgeError>;
 
+/// An argument the wire cannot decode; the message names the argument.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub(crate) enum DecodeError {
+    #[error("{argument}: unknown {kind} code {code}")]
+    UnknownCode {
+        argument: &'static str,
+        kind: &'static str,
+        code: i64,
+    },
+    #[error("{argument}: length {actual} does not match {expected_from} length {expected}")]
+    LengthMismatch {
+        argument: &'static str,
+        actual: usize,
+        expected_from: &'static str,
+        expected: usize,
+    },
+    #[error("{argument}[{index}]: {message}")]
+    BadElement {
+        argument: &'static str,
+        index: usize,
+        message: String,
+    },
+}
+
+impl From<DecodeError> for BridgeError {
+    fn from(e: DecodeError) -> Self {
+        BridgeError::Input(e.to_string())
+    }
+}
+
 /// An element of an array argument that cannot be taken: the message names the argument and index.
 #[cold]
 pub(crate) fn bad_element(argument: &'static str, index: usize, message: String) -> BridgeError {
-    CoreError::BadElement {
+    DecodeError::BadElement {
         argument,
         index,
         message,

@@ -1,9 +1,10 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! The Java classes that declare the native methods are generated with the exports from
-//! spec/native-methods.txt (jni/build.rs) and checked in beside the Java sources, so that Maven
-//! compiles them without cargo. This test fails when a checked-in class is not the generated one;
-//! `CKS_UPDATE_CODES=1 cargo test -p cks-state-jni` writes the generated text over it.
+//! The one staleness test of the JNI contract. Its Java side (the classes that declare the native
+//! methods, `NativeCodes` and `Profile`) is generated with the glue's Rust by jni/build.rs and
+//! checked in beside the Java sources, so that Maven compiles it without cargo. This test fails when
+//! a checked-in class is not the generated one; `CKS_UPDATE_CODES=1 cargo test -p cks-state-jni`
+//! writes the generated text over it.
 
 use std::path::Path;
 
@@ -27,7 +28,8 @@ fn the_checked_in_native_declarations_are_the_generated_ones() {
     }
     assert!(
         stale.is_empty(),
-        "{stale:?} not what spec/native-methods.txt generates: run \
+        "{stale:?} not what jni/build.rs generates (from jni/native-methods.txt, jni/wire.tsv and \
+         spec/state-machine.tsv): run \
          `CKS_UPDATE_CODES=1 cargo test -p cks-state-jni` and commit them"
     );
 }

@@ -16,7 +16,7 @@ mod shape;
 mod test_hooks;
 mod vms;
 
-// The exports: one Java_<class>_<method> symbol per native method of spec/native-methods.txt,
+// The exports: one Java_<class>_<method> symbol per native method of jni/native-methods.txt,
 // each calling the function of its name in the module the spec names (jni/build.rs).
 include!(concat!(env!("OUT_DIR"), "/exports.rs"));
 

@@ -22,7 +22,7 @@ pub(crate) fn nothing(kind: i32) -> jlong {
 
 /// A result of this kind naming a state it does not write (the state a scale was taken to).
 pub(crate) fn naming(kind: i32, state: State) -> jlong {
-    pack(kind, NONE, u64::from(state.code()), 0, 0)
+    pack(kind, NONE, u64::from(state.index()), 0, 0)
 }
 
 /// A result of this kind that applies `write`.
@@ -52,8 +52,8 @@ fn with_flags(kind: i32, write: &Write, extra: i32) -> jlong {
         | if versioned { flag::VERSIONED } else { 0 };
     pack(
         kind,
-        write.event.map_or(NONE, |e| u64::from(e.code())),
-        u64::from(write.target.state.code()),
+        write.event.map_or(NONE, |e| u64::from(e.index())),
+        u64::from(write.target.state.index()),
         flags,
         if versioned { write.target.version } else { 0 },
     )
@@ -61,7 +61,7 @@ fn with_flags(kind: i32, write: &Write, extra: i32) -> jlong {
 
 /// A token as read, in the `token` layout.
 pub(crate) fn token(token: &Token) -> jlong {
-    layout::token::pack(u64::from(token.state.code()), token.version) as jlong
+    layout::token::pack(u64::from(token.state.index()), token.version) as jlong
 }
 
 #[cfg(test)]
@@ -108,11 +108,11 @@ mod tests {
         assert_eq!(field(packed, layout::write::KIND), 5);
         assert_eq!(
             field(packed, layout::write::EVENT),
-            u64::from(Event::UpgradeRequested.code())
+            u64::from(Event::UpgradeRequested.index())
         );
         assert_eq!(
             field(packed, layout::write::TARGET),
-            u64::from(State::Upgrading.code())
+            u64::from(State::Upgrading.index())
         );
         assert_eq!(
             field(packed, layout::write::FLAGS),

@@ -40,7 +40,7 @@ pub(crate) fn vm_summary(
         let listed = codec::state("listedState", listed_state)?;
         let health = codec::health("health", health)?;
         Ok(match counts.summary(listed, health)? {
-            Some(summary) => summary.code(),
+            Some(summary) => super::codes::vm_summary_code(summary),
             None => vm_answer::PROBE_HEALTH,
         })
     })

@@ -130,7 +130,7 @@ impl Shared {
                 1,
                 cluster as u64,
                 who as u64,
-                u64::from(hit) << 32 | u64::from(state.code()) << 16 | version,
+                u64::from(hit) << 32 | u64::from(state.index()) << 16 | version,
             ],
             || {
                 let who = if who == usize::MAX {

@@ -256,7 +256,7 @@ impl World {
             let code = [
                 10,
                 i as u64,
-                u64::from(c.state.code()),
+                u64::from(c.state.index()),
                 c.version ^ c.settings << 32,
             ];
             self.sh.trace.note(code, || {

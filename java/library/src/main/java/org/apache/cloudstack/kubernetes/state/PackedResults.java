@@ -15,7 +15,7 @@ import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /**
  * The native core's packed results, read into the host's constants. Every write crosses in the one
- * layout of {@code spec/state-machine.tsv} ({@code field write ...}), read by the generated
+ * layout of {@code jni/wire.tsv} ({@code field write ...}), read by the generated
  * {@link NativeCodes} readers: kind, event, target state, flags and the version the write stores.
  * The tokens and holds are the core's as it built them: this class copies them, computes none.
  * Decides nothing: a result it cannot read is a {@link CksStateNativeException}.

@@ -13,7 +13,7 @@ import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The codes that cross JNI are one contract, read from spec/state-machine.tsv independently of the
+ * The codes that cross JNI are one contract, read from jni/wire.tsv independently of the
  * build: each Java enum carries the code of its own name (never its ordinal), the native core takes
  * exactly those codes and refuses the next one, the log levels map both ways, and the loaded
  * library's ABI version is the table's.

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every packed-result layout of spec/state-machine.tsv, packed by the core's generated packer (the
+ * Every packed-result layout of jni/wire.tsv, packed by the glue's generated packer (the
  * one the bridge uses) and read back by the generated NativeCodes readers: each field comes back as
  * it went in, alone and beside every other at its largest.
  */

@@ -17,9 +17,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The declarative table {@code spec/state-machine.tsv}, parsed independently of the native build:
- * the tests compare the library with it. Path from system property {@code cks.spec.table}, else
- * the test classpath copy {@code /spec/state-machine.tsv}.
+ * The declarative table {@code spec/state-machine.tsv} and the JNI wire {@code jni/wire.tsv} (its
+ * codes and layouts), parsed independently of the native build: the tests compare the library with
+ * them. Paths from system properties {@code cks.spec.table} and {@code cks.spec.wire}, else the test
+ * classpath copies {@code /spec/state-machine.tsv} and {@code /spec/wire.tsv}.
  */
 final class SpecTable {
     /** One transition row; {@code tag}: which releases have it. */
@@ -45,21 +46,27 @@ final class SpecTable {
 
     static synchronized SpecTable get() {
         if (instance == null) {
-            instance = new SpecTable(read());
+            List<String> lines = new ArrayList<>(read("cks.spec.table", "state-machine.tsv"));
+            lines.addAll(read("cks.spec.wire", "wire.tsv"));
+            instance = new SpecTable(lines);
         }
         return instance;
     }
 
-    /** The file's lines, from the path property or the classpath copy. */
+    /** The table's lines, from the path property or the classpath copy. */
     static List<String> read() {
+        return read("cks.spec.table", "state-machine.tsv");
+    }
+
+    private static List<String> read(String property, String file) {
         try {
-            String path = System.getProperty("cks.spec.table");
+            String path = System.getProperty(property);
             if (path != null && Files.isRegularFile(Paths.get(path))) {
                 return Files.readAllLines(Path.of(path), StandardCharsets.UTF_8);
             }
-            try (InputStream in = SpecTable.class.getResourceAsStream("/spec/state-machine.tsv")) {
+            try (InputStream in = SpecTable.class.getResourceAsStream("/spec/" + file)) {
                 if (in == null) {
-                    throw new IllegalStateException("spec/state-machine.tsv not found (cks.spec.table=" + path + ")");
+                    throw new IllegalStateException(file + " not found (" + property + "=" + path + ")");
                 }
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             }
