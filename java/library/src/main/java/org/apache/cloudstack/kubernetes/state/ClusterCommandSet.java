@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
 import org.apache.cloudstack.kubernetes.state.value.Arguments;
 
 /**
@@ -20,6 +19,29 @@ import org.apache.cloudstack.kubernetes.state.value.Arguments;
 public record ClusterCommandSet(String source, List<Command> commands) {
     /** {@code a.b.C}, {@code a.b.C$D}: a class's binary name, as {@code job_cmd} holds it. */
     private static final Pattern BINARY_NAME = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
+
+    /** The package of the cluster commands. */
+    public static final String PACKAGE = "org.apache.cloudstack.api.command.user.kubernetes.cluster.";
+    /** A {@code BaseAsyncCreateCmd}: its job names the new cluster by {@code instance_id}, and its {@code "id"} is numeric. */
+    public static final String CREATE = PACKAGE + "CreateKubernetesClusterCmd";
+    public static final String START = PACKAGE + "StartKubernetesClusterCmd";
+    public static final String STOP = PACKAGE + "StopKubernetesClusterCmd";
+    public static final String DELETE = PACKAGE + "DeleteKubernetesClusterCmd";
+    public static final String SCALE = PACKAGE + "ScaleKubernetesClusterCmd";
+    public static final String UPGRADE = PACKAGE + "UpgradeKubernetesClusterCmd";
+    /** CloudStack 4.21 and later. */
+    public static final String ADD_NODES = PACKAGE + "AddNodesToKubernetesClusterCmd";
+    /** CloudStack 4.21 and later. */
+    public static final String REMOVE_NODES = PACKAGE + "RemoveNodesFromKubernetesClusterCmd";
+
+    /** CloudStack 4.20's (the classes that extend {@code BaseAsyncCmd} or {@code BaseAsyncCreateCmd}, as
+     * {@code KubernetesClusterManagerImpl.getCommands()} registers them), create first. */
+    public static final List<String> OF_4_20 = List.of(CREATE, START, STOP, DELETE, SCALE, UPGRADE);
+    /** 4.21's and later, create first. */
+    public static final List<String> OF_4_21 = List.of(CREATE, START, STOP, DELETE, SCALE, UPGRADE, ADD_NODES, REMOVE_NODES);
+
+    /** The {@code instance_type} of these commands' jobs since CloudStack 4.19.1 ({@code ApiCommandResourceType.KubernetesCluster}). */
+    public static final String RESOURCE_TYPE = "KubernetesCluster";
 
     /**
      * One command: its class's binary name ({@code job_cmd}) and the {@code instance_type} its jobs carry
@@ -65,15 +87,15 @@ public record ClusterCommandSet(String source, List<Command> commands) {
     public static ClusterCommandSet ofReleaseLine(Profile profile) {
         Arguments.required(profile, "profile");
         return switch (profile) {
-            case CLOUDSTACK_4_20_0, CLOUDSTACK_4_20_2 -> line("CloudStack 4.20's cluster commands", ClusterCommands.OF_4_20);
+            case CLOUDSTACK_4_20_0, CLOUDSTACK_4_20_2 -> line("CloudStack 4.20's cluster commands", OF_4_20);
             case CLOUDSTACK_4_21, CLOUDSTACK_4_22, CLOUDSTACK_4_23, ALERT_SCALING ->
-                    line("CloudStack 4.21 and later's cluster commands", ClusterCommands.OF_4_21);
+                    line("CloudStack 4.21 and later's cluster commands", OF_4_21);
         };
     }
 
     private static ClusterCommandSet line(String source, List<String> classNames) {
         return new ClusterCommandSet(source + " (" + classNames.size() + ")",
-                classNames.stream().map(n -> new Command(n, ClusterCommands.RESOURCE_TYPE)).toList());
+                classNames.stream().map(n -> new Command(n, RESOURCE_TYPE)).toList());
     }
 
     /** The classes' binary names, in order. */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 
 /** The cks-state tool, run in-process through picocli. */

@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
@@ -240,7 +240,7 @@ public final class CloudStackScaleBenchmark {
                 for (long id = 1; id <= clusters; id++) {
                     int bucket = (int) (id % 100);
                     if (bucket >= 3 && bucket < 5) {
-                        String cmd = ClusterCommands.OF_4_21.get(1 + turn % (ClusterCommands.OF_4_21.size() - 1));
+                        String cmd = ClusterCommandSet.OF_4_21.get(1 + turn % (ClusterCommandSet.OF_4_21.size() - 1));
                         add(ps, shapes[turn++ % shapes.length], cmd, id, false);
                         pending = flush(ps, c, pending);
                     }
@@ -253,7 +253,7 @@ public final class CloudStackScaleBenchmark {
             SplittableRandom random = new SplittableRandom(total);
             while (nextJobId <= total) {
                 if (random.nextInt(10) < 4) {
-                    String cmd = ClusterCommands.OF_4_21.get(random.nextInt(ClusterCommands.OF_4_21.size()));
+                    String cmd = ClusterCommandSet.OF_4_21.get(random.nextInt(ClusterCommandSet.OF_4_21.size()));
                     add(ps, shapes[random.nextInt(shapes.length)], cmd, 1 + random.nextInt(clusters), true);
                 } else {
                     addOther(ps, random.nextInt(1_000_000), true);

@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.testkit.SharedConnection;
 import org.apache.cloudstack.kubernetes.state.testkit.StandInSchema;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
@@ -161,7 +161,7 @@ public final class ScannerBenchmark {
             }
             try (PreparedStatement read = c.prepareStatement("SELECT state FROM kubernetes_cluster WHERE id = ?");
                     PreparedStatement jobs = c.prepareStatement("SELECT COUNT(*) FROM async_job WHERE instance_type = '"
-                            + ClusterCommands.RESOURCE_TYPE + "' AND instance_id = ? AND job_status = "
+                            + ClusterCommandSet.RESOURCE_TYPE + "' AND instance_id = ? AND job_status = "
                             + AsyncJobLookup.IN_PROGRESS);
                     PreparedStatement cas = c.prepareStatement(KubernetesClusterStateDao.CAS_SQL)) {
                 for (long id : ids) {

@@ -15,7 +15,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.Profile;
-import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.JobShape;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
@@ -101,7 +101,7 @@ class AsyncJobLookupTest {
         Map<Long, AsyncJobLookup.ClusterJob> expected = new HashMap<>();
         Map<Long, Long> clusterOfJob = new HashMap<>();
         for (JobShape shape : JobShape.values()) {
-            for (String cmd : ClusterCommands.OF_4_21) {
+            for (String cmd : ClusterCommandSet.OF_4_21) {
                 long cluster = f.cluster(State.Scaling);
                 long job = rows.job().shape(shape).cmd(cmd).cluster(cluster, f.uuid(cluster)).insert();
                 boolean byId = shape.instanceId(cmd, cluster) != null;
@@ -112,12 +112,12 @@ class AsyncJobLookupTest {
         }
         // A command that reports no resource type at all (instance_type NULL) counts the same.
         long untyped = f.cluster(State.Upgrading);
-        long untypedJob = rows.job().cmd(ClusterCommands.UPGRADE).instanceType(null).cluster(untyped, f.uuid(untyped)).insert();
+        long untypedJob = rows.job().cmd(ClusterCommandSet.UPGRADE).instanceType(null).cluster(untyped, f.uuid(untyped)).insert();
         expected.put(untypedJob, new AsyncJobLookup.ClusterJob(untypedJob, untyped, AsyncJobLookup.Source.CMD_INFO_UUID));
         clusterOfJob.put(untypedJob, untyped);
         // A create whose instance_id is missing: its numeric "id" is no uuid, its "uuid" member is.
         long created = f.cluster(State.Starting);
-        long createJob = rows.job().cmd(ClusterCommands.CREATE).instance(null).cluster(created, f.uuid(created)).insert();
+        long createJob = rows.job().cmd(ClusterCommandSet.CREATE).instance(null).cluster(created, f.uuid(created)).insert();
         expected.put(createJob, new AsyncJobLookup.ClusterJob(createJob, created, AsyncJobLookup.Source.CMD_INFO_UUID));
         clusterOfJob.put(createJob, created);
         // Not cluster jobs, with a cluster's uuid as their "id" and the old 'None' resource type.
@@ -147,13 +147,13 @@ class AsyncJobLookupTest {
         long rebalancing = f.cluster(State.Scaling);
         long rebalanceJob = rows.job().cmd(added).cluster(rebalancing, f.uuid(rebalancing)).insert();
         long adding = f.cluster(State.Scaling);
-        long addNodesJob = rows.job().cmd(ClusterCommands.ADD_NODES).cluster(adding, f.uuid(adding)).insert();
+        long addNodesJob = rows.job().cmd(ClusterCommandSet.ADD_NODES).cluster(adding, f.uuid(adding)).insert();
         long stopping = f.cluster(State.Stopping);
-        long stopJob = rows.job().cmd(ClusterCommands.STOP).cluster(stopping, f.uuid(stopping)).insert();
+        long stopJob = rows.job().cmd(ClusterCommandSet.STOP).cluster(stopping, f.uuid(stopping)).insert();
 
         ClusterCommandSet plugin = ClusterCommandSet.of("a plugin's", List.of(
-                new ClusterCommandSet.Command(ClusterCommands.STOP, ClusterCommands.RESOURCE_TYPE),
-                new ClusterCommandSet.Command(added, ClusterCommands.RESOURCE_TYPE)));
+                new ClusterCommandSet.Command(ClusterCommandSet.STOP, ClusterCommandSet.RESOURCE_TYPE),
+                new ClusterCommandSet.Command(added, ClusterCommandSet.RESOURCE_TYPE)));
         try (Connection c = db.connect()) {
             assertEquals(Map.of(rebalanceJob, rebalancing, stopJob, stopping), clusterOfJob(new AsyncJobLookup(plugin), c),
                     "the plugin's commands: its new one, not a command it does not register");

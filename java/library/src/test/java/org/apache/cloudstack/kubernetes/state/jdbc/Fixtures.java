@@ -9,7 +9,7 @@ import java.sql.Statement;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
 import org.apache.cloudstack.kubernetes.state.Profile;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.sql.ClusterCommands;
+import org.apache.cloudstack.kubernetes.state.ClusterCommandSet;
 import org.apache.cloudstack.kubernetes.state.sql.DatabaseClock;
 import org.apache.cloudstack.kubernetes.state.testkit.CloudStackRows;
 import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
@@ -27,7 +27,7 @@ import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 final class Fixtures {
     /** CloudStack 4.22's table: the tests assert its rows (a failed scale goes to Alert; 4.23's goes to Running). */
     static final ClusterStateMachine<State, Event> MACHINE = ClusterStateMachine.bind(State.class, Event.class, Profile.CLOUDSTACK_4_22);
-    static final String SCALE_CMD = ClusterCommands.SCALE;
+    static final String SCALE_CMD = ClusterCommandSet.SCALE;
 
     private final Databases.Db db;
 

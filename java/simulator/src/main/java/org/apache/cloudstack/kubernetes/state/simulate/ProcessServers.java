@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.cloudstack.kubernetes.state.ClusterStateMachine;
-import org.apache.cloudstack.kubernetes.state.settings.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.tool.settings.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.State;
 

@@ -18,7 +18,7 @@ import org.apache.cloudstack.kubernetes.state.StateMode;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterOperationGuard;
 import org.apache.cloudstack.kubernetes.state.jdbc.ClusterStateScanner;
 import org.apache.cloudstack.kubernetes.state.jdbc.KubernetesClusterStateDao;
-import org.apache.cloudstack.kubernetes.state.settings.CloudStackConfiguration;
+import org.apache.cloudstack.kubernetes.state.tool.settings.CloudStackConfiguration;
 import org.apache.cloudstack.kubernetes.state.testkit.ClusterManagerRows;
 import org.apache.cloudstack.kubernetes.state.value.Owner;
 import org.apache.cloudstack.kubernetes.state.value.ReferenceCluster.Event;

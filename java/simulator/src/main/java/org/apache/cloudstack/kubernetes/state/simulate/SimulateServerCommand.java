@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.cloudstack.kubernetes.state.StateMode;
-import org.apache.cloudstack.kubernetes.state.cli.Secrets;
-import org.apache.cloudstack.kubernetes.state.cli.VersionProvider;
+import org.apache.cloudstack.kubernetes.state.tool.cli.Secrets;
+import org.apache.cloudstack.kubernetes.state.tool.cli.VersionProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

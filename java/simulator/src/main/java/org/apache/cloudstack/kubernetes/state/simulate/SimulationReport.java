@@ -5,7 +5,7 @@ package org.apache.cloudstack.kubernetes.state.simulate;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.cloudstack.kubernetes.state.text.Json;
+import org.apache.cloudstack.kubernetes.state.tool.text.Json;
 
 /** The end-of-run report of {@code cks-state simulate}, as text or JSON. */
 public final class SimulationReport {

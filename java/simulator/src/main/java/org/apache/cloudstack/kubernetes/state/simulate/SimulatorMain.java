@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.simulate;
 
-import org.apache.cloudstack.kubernetes.state.cli.CksStateCommand;
+import org.apache.cloudstack.kubernetes.state.tool.cli.CksStateCommand;
 import picocli.CommandLine;
 
 /** The simulator's jar: the {@code cks-state} tool with {@code simulate} (and its child servers' {@code simulate-server}). */

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.cloudstack.kubernetes.state.cli.ToolDatabase;
-import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolDatabase;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.apache.cloudstack.kubernetes.state.simulate;
 
-import org.apache.cloudstack.kubernetes.state.cli.ToolDatabase;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolDatabase;
 
 /** Where simulate runs in the tests: scripts/mariadb.sh's own database for simulate runs, beside the tool's. */
 final class SimulateUrl {

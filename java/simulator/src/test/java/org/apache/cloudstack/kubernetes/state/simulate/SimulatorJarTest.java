@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.cloudstack.kubernetes.state.cli.ToolRun;
+import org.apache.cloudstack.kubernetes.state.tool.cli.ToolRun;
 import org.junit.jupiter.api.Test;
 
 /** The simulator's jar is the tool plus simulate; the README's sample report is a simulate report's layout. */

@@ -12,7 +12,7 @@ import java.util.UUID;
 public final class JobInsert {
     private final ConnectionOpener source;
 
-    private String cmd = KubernetesCommands.SCALE;
+    private String cmd = ClusterCommandNames.SCALE;
     private JobShape shape = JobShape.CURRENT;
     private Long clusterId;
     private String clusterUuid;

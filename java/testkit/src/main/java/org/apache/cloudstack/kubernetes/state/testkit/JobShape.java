@@ -31,9 +31,9 @@ public enum JobShape {
     /** instance_id as this release writes it for {@code cmd} on cluster {@code clusterId}. */
     public Long instanceId(String cmd, long clusterId) {
         boolean recorded = switch (this) {
-            case BEFORE_4_19_1 -> cmd.equals(KubernetesCommands.CREATE);
-            case CURRENT -> cmd.equals(KubernetesCommands.CREATE) || cmd.equals(KubernetesCommands.DELETE)
-                    || cmd.equals(KubernetesCommands.ADD_NODES) || cmd.equals(KubernetesCommands.REMOVE_NODES);
+            case BEFORE_4_19_1 -> cmd.equals(ClusterCommandNames.CREATE);
+            case CURRENT -> cmd.equals(ClusterCommandNames.CREATE) || cmd.equals(ClusterCommandNames.DELETE)
+                    || cmd.equals(ClusterCommandNames.ADD_NODES) || cmd.equals(ClusterCommandNames.REMOVE_NODES);
             case UPSTREAM -> true;
         };
         return recorded ? clusterId : null;
@@ -44,7 +44,7 @@ public enum JobShape {
      * value a string) plus its own keys, {@code ctxDetails} a JSON text inside a string.
      */
     public static String cmdInfo(String cmd, Long clusterId, String clusterUuid) {
-        boolean create = KubernetesCommands.CREATE.equals(cmd);
+        boolean create = ClusterCommandNames.CREATE.equals(cmd);
         String entity = clusterUuid != null ? clusterUuid : UUID.randomUUID().toString();
         StringBuilder json = new StringBuilder("{\"response\":\"json\",\"ctxDetails\":\"{\\\"interface com.cloud.kubernetes.cluster.KubernetesCluster\\\":\\\"")
                 .append(entity).append("\\\"}\",\"sessionkey\":\"").append(UUID.randomUUID()).append('"');
@@ -52,7 +52,7 @@ public enum JobShape {
             json.append(",\"id\":\"").append(create ? String.valueOf(clusterId) : clusterUuid).append('"')
                     .append(",\"uuid\":\"").append(clusterUuid).append('"');
         }
-        if (KubernetesCommands.SCALE.equals(cmd)) {
+        if (ClusterCommandNames.SCALE.equals(cmd)) {
             json.append(",\"size\":\"3\"");
         }
         return json.append(",\"ctxUserId\":\"").append(CloudStackRows.USER_ID).append("\",\"httpmethod\":\"POST\"")
