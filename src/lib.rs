@@ -19,7 +19,6 @@ pub mod mode;
 pub mod reconcile;
 pub mod recovery;
 pub mod scaling;
-pub mod shape;
 pub mod table;
 pub mod transition;
 pub mod upstream_write;
@@ -37,13 +36,13 @@ pub use recovery::{
     RecoveryPlanner,
 };
 pub use scaling::{Scale, ScaleKind, ScaleRefusal, ScaleStep, TakenSince};
-pub use shape::ShapeError;
 pub use table::{
     Event, Operation, Profile, ReleaseFit, State, StateUpdate, RELEASES, TRANSITION_ROWS,
 };
 pub use transition::next_state;
 pub use upstream_write::{upstream_write, UpstreamWrite};
 pub use vms::{Health, VmCounts, VmSummary};
+pub use write::shape::ShapeError;
 pub use write::{
     ClusterRow, Hold, Owner, Take, Token, Write, WriteError, DEFAULT_HEARTBEAT_THRESHOLD_MILLIS,
     MAX_VERSION,

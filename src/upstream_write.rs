@@ -5,9 +5,9 @@
 
 use crate::machine::StateMachine;
 use crate::mode::Mode;
-use crate::shape::ShapeError;
 use crate::table::{Event, Profile, State};
 use crate::transition::next_state;
+use crate::write::shape::ShapeError;
 use crate::write::{Token, Write};
 
 /// What upstream's `updateState` from a state by an event writes.

@@ -3,7 +3,6 @@
 //! The JNI glue: converts Java arguments, calls the core, converts back. Nothing here decides.
 
 mod arrays;
-mod bridge;
 mod codec;
 mod codes;
 mod errors;
@@ -11,10 +10,11 @@ mod on_load;
 mod operations;
 mod recovery;
 mod results;
-mod shape;
+mod table_queries;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod vms;
+mod write_check;
 
 // The exports: one Java_<class>_<method> symbol per native method of jni/native-methods.txt,
 // each calling the function of its name in the module the spec names (jni/build.rs).

@@ -303,7 +303,7 @@ public final class ClusterStateMachine<S extends Enum<S>, E extends Enum<E>> {
     /** What {@code write} breaks of this mode's shape, or null; a write the core decided for this binding is not asked again. */
     public String shapeError(StateWrite<S, E> write) {
         return results.decided(required(write, "write"), mode == StateMode.FENCED) ? null
-                : WriteShape.error(modeCode, profileCode, states, events, write);
+                : HostWriteCheck.error(modeCode, profileCode, states, events, write);
     }
 
     /** Upstream's updateState from {@code from} by {@code event}: the row's compat write, or null (none, a self-loop, inexpressible). */

@@ -11,7 +11,7 @@ import org.apache.cloudstack.kubernetes.state.value.Token;
 /**
  * Where a {@link ClusterOperationGuard} reads cluster rows and applies the writes the core decided:
  * CloudStack's database ({@link KubernetesClusterStateDao}), or memory ({@link InMemoryClusterStates},
- * for tests that have no database). Both apply the same compare-and-set: {@link StateWrites}.
+ * for tests that have no database). Both apply the same compare-and-set: {@link CompareAndSetRule}.
  */
 public interface ClusterStateStore<S extends Enum<S>, E extends Enum<E>> {
 

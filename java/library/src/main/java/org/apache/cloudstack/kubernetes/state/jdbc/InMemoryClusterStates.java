@@ -12,7 +12,7 @@ import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /**
- * Cluster rows in memory, written by the same compare-and-set as the database ({@link StateWrites}):
+ * Cluster rows in memory, written by the same compare-and-set as the database ({@link CompareAndSetRule}):
  * for the unit tests of a host that has no database (CloudStack's CI), with the real core deciding.
  * Thread-safe. Never for a management server: its states live in {@code kubernetes_cluster}.
  */
@@ -82,25 +82,25 @@ public final class InMemoryClusterStates<S extends Enum<S>, E extends Enum<E>> i
     @Override
     public synchronized boolean apply(long clusterId, StateWrite<S, E> write) {
         Arguments.required(write, "write");
-        if (!StateWrites.valid(machine, clusterId, write)) {
+        if (!CompareAndSetRule.valid(machine, clusterId, write)) {
             return false;
         }
         ClusterRow<S> row = findRow(clusterId);
-        if (row == null || !StateWrites.matches(row, write.expected(), fenced)) {
+        if (row == null || !CompareAndSetRule.matches(row, write.expected(), fenced)) {
             return false;
         }
-        rows.put(clusterId, new Entry<>(StateWrites.written(write, fenced), false));
+        rows.put(clusterId, new Entry<>(CompareAndSetRule.written(write, fenced), false));
         return true;
     }
 
     @Override
     public synchronized boolean removeAt(long clusterId, Token<S> expected, StateWrite<S, E> release) {
         Arguments.required(expected, "expected");
-        if (!StateWrites.validRemoval(machine, clusterId, expected, release)) {
+        if (!CompareAndSetRule.validRemoval(machine, clusterId, expected, release)) {
             return false;
         }
         ClusterRow<S> row = findRow(clusterId);
-        if (row == null || !StateWrites.matches(row, expected, fenced)) {
+        if (row == null || !CompareAndSetRule.matches(row, expected, fenced)) {
             return false;
         }
         rows.put(clusterId, new Entry<>(fenced ? ClusterRow.of(expected.state(), release.target().version(), null) : row, true));

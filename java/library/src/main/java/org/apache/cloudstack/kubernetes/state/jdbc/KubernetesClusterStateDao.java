@@ -76,7 +76,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
      */
     public boolean updateState(long clusterId, S expected, E event) {
         StateWrite<S, E> write = upstreamWrite(clusterId, expected, event);
-        return write != null && ManualCommitWrite.run(source, clusterId, "updating the state of a Kubernetes cluster from "
+        return write != null && CasTransaction.run(source, clusterId, "updating the state of a Kubernetes cluster from "
                 + expected + " to " + write.target().state(), () -> "write " + write,
                 c -> compareAndSet(c, clusterId, write));
     }
@@ -91,10 +91,10 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     @Override
     public boolean apply(long clusterId, StateWrite<S, E> write) {
         Arguments.required(write, "write");
-        if (!StateWrites.valid(machine, clusterId, write)) {
+        if (!CompareAndSetRule.valid(machine, clusterId, write)) {
             return false;
         }
-        return ManualCommitWrite.run(source, clusterId, "changing the state of a Kubernetes cluster from "
+        return CasTransaction.run(source, clusterId, "changing the state of a Kubernetes cluster from "
                 + write.expected().state() + " to " + write.target().state(), () -> "write " + write,
                 c -> compareAndSet(c, clusterId, write));
     }
@@ -108,12 +108,12 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     @Override
     public boolean removeAt(long clusterId, Token<S> expected, StateWrite<S, E> release) {
         Arguments.required(expected, "expected");
-        if (!StateWrites.validRemoval(machine, clusterId, expected, release)) {
+        if (!CompareAndSetRule.validRemoval(machine, clusterId, expected, release)) {
             return false;
         }
         Token<S> released = release == null ? null : release.target();
-        return ManualCommitWrite.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
-                () -> "removal at " + expected, c -> ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster "
+        return CasTransaction.run(source, clusterId, "removing a Kubernetes cluster in state " + expected.state(),
+                () -> "removal at " + expected, c -> CasTransaction.inTransaction(c, () -> "Kubernetes cluster "
                         + clusterId + ": removal at " + expected, tx -> removeRow(tx, clusterId, expected, released)));
     }
 
@@ -139,7 +139,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** {@link #apply(long, StateWrite)} on the scanner's manual-commit connection: commits a hit, rolls back a miss. */
     boolean applyAndCommit(Connection c, long clusterId, StateWrite<S, E> write) throws SQLException {
-        return StateWrites.valid(machine, clusterId, write) && compareAndSet(c, clusterId, write);
+        return CompareAndSetRule.valid(machine, clusterId, write) && compareAndSet(c, clusterId, write);
     }
 
     // ---- Joined forms: on the caller's connection, inside the caller's transaction (CloudStack's
@@ -177,7 +177,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
     public boolean apply(Connection connection, long clusterId, StateWrite<S, E> write) {
         Arguments.required(connection, "connection");
         Arguments.required(write, "write");
-        return StateWrites.valid(machine, clusterId, write) && joined(connection, clusterId, write);
+        return CompareAndSetRule.valid(machine, clusterId, write) && joined(connection, clusterId, write);
     }
 
     /** {@link #findState(long)} in the caller's transaction on {@code connection}. */
@@ -250,7 +250,7 @@ public final class KubernetesClusterStateDao<S extends Enum<S>, E extends Enum<E
 
     /** On a manual-commit connection: commits a hit, rolls back a miss or a failure. */
     private boolean compareAndSet(Connection c, long clusterId, StateWrite<S, E> w) throws SQLException {
-        return ManualCommitWrite.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w,
+        return CasTransaction.inTransaction(c, () -> "Kubernetes cluster " + clusterId + ": " + w,
                 tx -> writeRow(tx, clusterId, w));
     }
 

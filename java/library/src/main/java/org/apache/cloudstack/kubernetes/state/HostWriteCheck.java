@@ -6,8 +6,8 @@ import org.apache.cloudstack.kubernetes.state.value.StateWrite;
 import org.apache.cloudstack.kubernetes.state.value.Token;
 
 /** A write the host is about to apply, asked of the core's one shape rule. */
-final class WriteShape {
-    private WriteShape() {
+final class HostWriteCheck {
+    private HostWriteCheck() {
     }
 
     /** What {@code write} breaks of the shape of mode {@code modeCode}, or null. */

@@ -16,10 +16,10 @@ import org.apache.logging.log4j.Logger;
  * ({@link KubernetesClusterStateDao#CAS_SQL}, {@link KubernetesClusterStateDao#FENCED_CAS_SQL}) say the
  * same in SQL; {@code StoresAgreeTest} runs every operation from every state through both.
  */
-final class StateWrites {
-    private static final Logger LOG = LogManager.getLogger(StateWrites.class);
+final class CompareAndSetRule {
+    private static final Logger LOG = LogManager.getLogger(CompareAndSetRule.class);
 
-    private StateWrites() {
+    private CompareAndSetRule() {
     }
 
     /** Only writes of the core's shape for the machine's mode (its one rule); any other is logged and refused. */

@@ -14,8 +14,8 @@ import org.apache.logging.log4j.Logger;
  * caller's ({@link #inTransaction}, which commits a hit and rolls back a miss). A deadlock, serialization failure or lock wait timeout is a lost race
  * (false); any other failure is a {@link StateStoreException} naming {@code what} (built only then).
  */
-final class ManualCommitWrite {
-    private static final Logger LOG = LogManager.getLogger(ManualCommitWrite.class);
+final class CasTransaction {
+    private static final Logger LOG = LogManager.getLogger(CasTransaction.class);
 
     /** The compare-and-set itself. */
     @FunctionalInterface
@@ -23,7 +23,7 @@ final class ManualCommitWrite {
         boolean run(Connection c) throws SQLException;
     }
 
-    private ManualCommitWrite() {
+    private CasTransaction() {
     }
 
     /**

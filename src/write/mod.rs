@@ -1,7 +1,10 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
 //! The one shape of a write: a compare-and-set from the token read to a target token, with the
-//! owner it stores, and what an operation keeps once its write hit.
+//! owner it stores, and what an operation keeps once its write hit; `shape`, the rule every write
+//! of a mode keeps.
+
+pub mod shape;
 
 use thiserror::Error;
 
