@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[path = "build_support/spec.rs"]
-#[allow(dead_code)]
 mod spec;
 
 #[path = "build_support/profiles.rs"]
@@ -91,7 +90,7 @@ fn generate(spec: &spec::Spec) -> String {
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
     out.push_str(&profiles::rust_profiles(spec));
 
-    // One dense table per profile: [state][event] -> target code or NO_STATE.
+    // One dense table per profile: [state][event] -> target index, or u8::MAX for no row.
     let mut profiles = spec.profiles.clone();
     profiles.sort_by_key(|p| p.code);
     for profile in &profiles {

@@ -1,8 +1,8 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! Parser of `spec/state-machine.tsv` (the core's table) and `jni/wire.tsv` (the JNI glue's codes
-//! and layouts), shared by both crates' `build.rs` and by the parser's own tests. Every error names
-//! the file's line.
+//! Parser of `spec/state-machine.tsv`, the core's table, shared by both crates' `build.rs` (the
+//! glue reads the table's names and profiles) and by the parser's own tests. Every error names the
+//! file's line.
 
 use std::collections::BTreeMap;
 
@@ -36,7 +36,7 @@ fn parse_code(text: &str, line: usize) -> Result<u8, String> {
         .ok_or_else(|| format!("line {line}: '{text}' is not a code from 0 to 254"))
 }
 
-fn expect_fields(fields: &[&str], count: usize, line: usize) -> Result<(), String> {
+pub fn expect_fields(fields: &[&str], count: usize, line: usize) -> Result<(), String> {
     if fields.len() == count {
         Ok(())
     } else {
@@ -66,48 +66,6 @@ fn add_named(
     }
     list.push(Named { code, name });
     Ok(())
-}
-
-fn lower_identifier(t: &str) -> bool {
-    t.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && t.chars()
-            .all(|c| c == '_' || c.is_ascii_digit() || c.is_ascii_lowercase())
-}
-
-/// `field <layout> <name> <shift> <width>`: inside 64 bits, not overlapping its layout's others.
-fn parse_field(fields: &[&str], earlier: &[FieldRow], line: usize) -> Result<FieldRow, String> {
-    expect_fields(fields, 5, line)?;
-    let (layout, name) = (fields[1], fields[2]);
-    if !lower_identifier(layout) || !lower_identifier(name) {
-        return Err(format!(
-            "line {line}: a field's layout and name are lower_case: '{layout}' '{name}'"
-        ));
-    }
-    let number = |t: &str| {
-        t.parse::<u32>()
-            .map_err(|_| format!("line {line}: '{t}' is not a bit count"))
-    };
-    let (shift, width) = (number(fields[3])?, number(fields[4])?);
-    if width == 0 || width > 63 || shift + width > 64 {
-        return Err(format!(
-            "line {line}: field {layout}.{name} ({shift}, {width}) does not fit in 64 bits"
-        ));
-    }
-    for other in earlier.iter().filter(|f| f.layout == layout) {
-        let apart = shift >= other.shift + other.width || other.shift >= shift + width;
-        if other.name == name || !apart {
-            return Err(format!(
-                "line {line}: field {layout}.{name} overlaps {layout}.{} (or repeats it)",
-                other.name
-            ));
-        }
-    }
-    Ok(FieldRow {
-        layout: layout.to_string(),
-        name: name.to_string(),
-        shift,
-        width,
-    })
 }
 
 /// `profile <code> <name> <tags> <first release>`: codes 0 to 7 (a row's profiles are a byte),
@@ -153,17 +111,10 @@ fn parse_release(text: &str) -> Option<[u16; 4]> {
     parts.try_into().ok()
 }
 
-/// Which file a row belongs in: the core's table, or the JNI glue's wire (codes and layouts).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Part {
-    Table,
-    Wire,
-}
-
 /// The core's table, `spec/state-machine.tsv`: states, events, operations, profiles and rules.
 pub fn parse(text: &str) -> Result<Spec, String> {
     let mut spec = Spec::default();
-    parse_rows(&mut spec, text, Part::Table)?;
+    parse_rows(&mut spec, text)?;
     check_dense(spec.states.iter().map(|s| s.code), "state")?;
     check_dense(spec.events.iter().map(|s| s.code), "event")?;
     check_dense(spec.operations.iter().map(|s| s.code), "operation")?;
@@ -186,15 +137,10 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     Ok(spec)
 }
 
-/// The JNI wire, `jni/wire.tsv` (codes and packed layouts), added to a parsed table.
-pub fn parse_wire(mut spec: Spec, text: &str) -> Result<Spec, String> {
-    parse_rows(&mut spec, text, Part::Wire)?;
-    Ok(spec)
-}
-
-fn parse_rows(spec: &mut Spec, text: &str, part: Part) -> Result<(), String> {
-    // (from, event) -> (line, profiles), to find two rows for one cell of a profile.
-    let mut seen: BTreeMap<(u8, u8), (usize, u8)> = BTreeMap::new();
+/// The rows of a TAB-separated file (the table's, the wire's) with their line numbers: comments and
+/// blank lines skipped, and no field empty or padded.
+pub fn rows(text: &str) -> Result<Vec<(usize, Vec<&str>)>, String> {
+    let mut rows = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let trimmed = raw.trim_end_matches('\r');
@@ -207,19 +153,15 @@ fn parse_rows(spec: &mut Spec, text: &str, part: Part) -> Result<(), String> {
                 "line {line}: empty field or stray spaces: '{trimmed}'"
             ));
         }
-        let wire_row = matches!(fields[0], "code" | "field");
-        if wire_row && part == Part::Table {
-            return Err(format!(
-                "line {line}: '{}' rows are the JNI wire's: they belong in jni/wire.tsv",
-                fields[0]
-            ));
-        }
-        if !wire_row && part == Part::Wire {
-            return Err(format!(
-                "line {line}: only 'code' and 'field' rows belong in the wire, not '{}'",
-                fields[0]
-            ));
-        }
+        rows.push((line, fields));
+    }
+    Ok(rows)
+}
+
+fn parse_rows(spec: &mut Spec, text: &str) -> Result<(), String> {
+    // (from, event) -> (line, profiles), to find two rows for one cell of a profile.
+    let mut seen: BTreeMap<(u8, u8), (usize, u8)> = BTreeMap::new();
+    for (line, fields) in rows(text)? {
         match fields[0] {
             "state" => add_named(&mut spec.states, "state", &fields, line)?,
             "event" => add_named(&mut spec.events, "event", &fields, line)?,
@@ -245,11 +187,6 @@ fn parse_rows(spec: &mut Spec, text: &str, part: Part) -> Result<(), String> {
                     return Err(format!("line {line}: profiles come before the transitions"));
                 }
                 let profile = parse_profile(&fields, &spec.profiles, line)?;
-                spec.codes.push(CodeRow {
-                    family: "profile".to_string(),
-                    name: profile.constant(),
-                    value: i32::from(profile.code),
-                });
                 spec.profiles.push(profile);
             }
             "transition" => {
@@ -306,43 +243,12 @@ fn parse_rows(spec: &mut Spec, text: &str, part: Part) -> Result<(), String> {
                 }
                 spec.orphans.push(state);
             }
-            "code" => {
-                expect_fields(&fields, 4, line)?;
-                let (family, name) = (fields[1], fields[2]);
-                let identifier = |t: &str, upper: bool| {
-                    t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                        && t.chars().all(|c| {
-                            c == '_'
-                                || c.is_ascii_digit()
-                                || if upper {
-                                    c.is_ascii_uppercase()
-                                } else {
-                                    c.is_ascii_lowercase()
-                                }
-                        })
-                };
-                if !identifier(family, false) || !identifier(name, true) {
-                    return Err(format!(
-                        "line {line}: a code's family is lower_case and its name UPPER_CASE: '{family}' '{name}'"
-                    ));
-                }
-                let value = fields[3]
-                    .parse::<i32>()
-                    .map_err(|_| format!("line {line}: '{}' is not a 32-bit code", fields[3]))?;
-                for other in spec.codes.iter().filter(|c| c.family == family) {
-                    if other.name == name || other.value == value {
-                        return Err(format!(
-                            "line {line}: duplicate code {family} {name} = {value} (or its value)"
-                        ));
-                    }
-                }
-                spec.codes.push(CodeRow {
-                    family: family.to_string(),
-                    name: name.to_string(),
-                    value,
-                });
+            "code" | "field" => {
+                return Err(format!(
+                    "line {line}: '{}' rows are the JNI wire's: they belong in jni/wire.tsv",
+                    fields[0]
+                ))
             }
-            "field" => spec.fields.push(parse_field(&fields, &spec.fields, line)?),
             other => return Err(format!("line {line}: unknown row kind '{other}'")),
         }
     }

@@ -70,23 +70,6 @@ impl ProfileRow {
     }
 }
 
-/// A code that crosses JNI: `family` groups the codes of one result field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodeRow {
-    pub family: String,
-    pub name: String,
-    pub value: i32,
-}
-
-/// A field of a packed result: `width` bits from bit `shift` of a 64-bit value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldRow {
-    pub layout: String,
-    pub name: String,
-    pub shift: u32,
-    pub width: u32,
-}
-
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Spec {
     pub states: Vec<Named>,
@@ -98,8 +81,6 @@ pub struct Spec {
     pub proceed: Vec<(u8, u8)>,
     pub nothing: Vec<(u8, u8)>,
     pub orphans: Vec<u8>,
-    pub codes: Vec<CodeRow>,
-    pub fields: Vec<FieldRow>,
 }
 
 impl Spec {

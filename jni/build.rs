@@ -9,12 +9,16 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+// The core's parser: the glue reads the table's profiles, not all of what the core generates.
 #[path = "../build_support/spec.rs"]
 #[allow(dead_code)]
 mod spec;
 
 #[path = "build_support/natives.rs"]
 mod natives;
+
+#[path = "build_support/wire_spec.rs"]
+mod wire_spec;
 
 #[path = "build_support/wire.rs"]
 mod wire;
@@ -38,7 +42,7 @@ fn main() {
     let classes = natives::parse(&read(&manifest, "native-methods.txt"));
     let table = spec::parse(&read(&manifest, "../spec/state-machine.tsv"))
         .unwrap_or_else(|e| panic!("spec/state-machine.tsv: {e}"));
-    let spec = spec::parse_wire(table, &read(&manifest, "wire.tsv"))
+    let wire = wire_spec::parse(&read(&manifest, "wire.tsv"), &table.profiles)
         .unwrap_or_else(|e| panic!("jni/wire.tsv: {e}"));
 
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
@@ -46,7 +50,7 @@ fn main() {
         std::fs::write(out_dir.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"));
     };
     write("exports.rs", &natives::exports(&classes));
-    write("codes.rs", &wire::rust_codes(&spec));
+    write("codes.rs", &wire::rust_codes(&wire));
 
     let mut java: Vec<(String, String, String)> = classes
         .iter()
@@ -55,12 +59,12 @@ fn main() {
     java.push((
         JAVA_SOURCES.into(),
         "NativeCodes.java".into(),
-        wire::java_codes(&spec),
+        wire::java_codes(&wire),
     ));
     java.push((
         JAVA_SOURCES.into(),
         "Profile.java".into(),
-        java_profile::java_profile(&spec),
+        java_profile::java_profile(&table),
     ));
     let mut list = String::from("&[\n");
     for (dir, file, text) in &java {

@@ -14,7 +14,7 @@ while IFS= read -r file; do
         echo "check-file-sizes: $file has $lines lines (limit $LIMIT): split it by job" >&2
         over=1
     fi
-done < <(git ls-files --cached --others --exclude-standard build.rs 'build_support/*.rs' 'src/*.rs' \
-    'jni/build.rs' 'jni/src/*.rs' 'java/*/src/main/*.java' 'fuzz/*.rs' 'scripts/*.sh' 'scripts/*.py' 'bin/*' '.ci/*')
+done < <(git ls-files --cached --others --exclude-standard build.rs 'build_support/*.rs' 'src/*.rs' 'src/*/*.rs' \
+    'jni/build.rs' 'jni/build_support/*.rs' 'jni/src/*.rs' 'java/*/src/main/*.java' 'fuzz/*.rs' 'scripts/*.sh' 'scripts/*.py' 'bin/*' '.ci/*')
 [ "$over" -eq 0 ] && echo "check-file-sizes: no main source file over $LIMIT lines"
 exit "$over"

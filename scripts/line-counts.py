@@ -4,9 +4,9 @@
 """Lines of the product and of its harness, by this definition (non-blank lines of tracked files):
 
   product  what a management server runs or an operator installs: the core (src/, build.rs, build_support/),
-           the JNI glue's sources (jni/src/, jni/build.rs), the library's Java (java/library/src/main/), the
+           the JNI glue's sources (jni/src/, jni/build.rs, jni/build_support/), the library's Java (java/library/src/main/), the
            tool's and the simulator's Java (java/tool/src/main/, java/simulator/src/main/; the separate tool
-           artifact), the table (spec/), and the lines the series add to CloudStack (cloudstack/<line>/*.patch,
+           artifact), the table and the wire (spec/, jni/wire.tsv, jni/native-methods.txt), and the lines the series add to CloudStack (cloudstack/<line>/*.patch,
            '+' lines of each line's series, tests included, counted per line)
   harness  what proves it and is never installed: Rust tests (tests/, fuzz/, benches/, mutants/), Java tests and
            test kits (java/*/src/test/, java/testkit/, java/examples/, java/library/src/jmh/), scripts/, .ci/,
@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GROUPS = OrderedDict([
     ("product", OrderedDict([
         ("core (Rust)", ["src/", "build.rs", "build_support/"]),
-        ("JNI glue (Rust)", ["jni/src/", "jni/build.rs"]),
+        ("JNI glue (Rust)", ["jni/src/", "jni/build.rs", "jni/build_support/"]),
         ("library (Java)", ["java/library/src/main/"]),
         ("tool and simulator (Java)", ["java/tool/src/main/", "java/simulator/src/main/"]),
-        ("table (spec)", ["spec/"]),
+        ("table and wire (spec)", ["spec/", "jni/wire.tsv", "jni/native-methods.txt"]),
     ])),
     ("harness", OrderedDict([
         ("Rust tests, fuzz, benches, mutants", ["tests/", "fuzz/", "benches/", "mutants/", "jni/tests/"]),

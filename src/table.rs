@@ -16,8 +16,6 @@ pub enum ReleaseFit {
     Newer,
 }
 
-impl ReleaseFit {}
-
 impl Profile {
     /// The table of CloudStack `release` (major, minor, patch, build: `4.20.2.0`): the profile of
     /// its line whose first release is the newest at or before it; outside the lines the profiles

@@ -42,10 +42,7 @@ fn the_repository_table_parses_with_15_states_14_events_and_9_operations() {
 fn a_profile_is_a_code_and_a_transition_tag_must_be_in_one() {
     let spec = parse_with("transition\tCreated\tStartRequested\tStarting\textra\n").unwrap();
     assert_eq!(spec.transitions[0].profiles, 0b10);
-    assert!(spec
-        .codes
-        .iter()
-        .any(|c| c.family == "profile" && c.name == "WIDER" && c.value == 1));
+    assert_eq!(spec.profiles[1].constant(), "WIDER");
     assert_eq!(
         parse_with("profile\t2\tupstream\tbase\t-\n").unwrap_err(),
         "line 7: profile 'upstream' repeats a code or name, or its code is not 0 to 7"
@@ -161,26 +158,8 @@ fn an_orphan_state_needs_an_operation_failed_exit_in_each_profile_that_names_it(
     assert!(parse_with(&format!("{failing}orphan\tCreated\n")).is_ok());
 }
 
-fn wire_with(rows: &str) -> Result<spec::Spec, String> {
-    spec::parse_wire(parse_with("").expect("the header parses"), rows)
-}
-
 #[test]
-fn the_repository_wire_parses_beside_the_table() {
-    let read = |path: &str| {
-        std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect(path)
-    };
-    let table = spec::parse(&read("spec/state-machine.tsv")).expect("the table parses");
-    let wire = spec::parse_wire(table, &read("jni/wire.tsv")).expect("the wire parses");
-    assert!(wire
-        .codes
-        .iter()
-        .any(|c| c.family == "abi" && c.name == "VERSION"));
-    assert!(wire.fields.iter().any(|f| f.layout == "write"));
-}
-
-#[test]
-fn wire_rows_live_in_the_wire_and_table_rows_in_the_table() {
+fn wire_rows_are_refused_in_the_table() {
     assert_eq!(
         parse_with("code\tmode\tCOMPAT\t0\n").unwrap_err(),
         "line 7: 'code' rows are the JNI wire's: they belong in jni/wire.tsv"
@@ -189,27 +168,4 @@ fn wire_rows_live_in_the_wire_and_table_rows_in_the_table() {
         parse_with("field\twrite\tkind\t0\t4\n").unwrap_err(),
         "line 7: 'field' rows are the JNI wire's: they belong in jni/wire.tsv"
     );
-    assert_eq!(
-        wire_with("state\t2\tRunning\n").unwrap_err(),
-        "line 1: only 'code' and 'field' rows belong in the wire, not 'state'"
-    );
-}
-
-#[test]
-fn wire_codes_and_fields_are_checked() {
-    assert_eq!(
-        wire_with("code\tmode\tCOMPAT\t0\ncode\tmode\tFENCED\t0\n").unwrap_err(),
-        "line 2: duplicate code mode FENCED = 0 (or its value)"
-    );
-    assert!(
-        wire_with("field\twrite\tkind\t0\t4\nfield\twrite\tevent\t3\t8\n")
-            .unwrap_err()
-            .contains("overlaps write.kind")
-    );
-    assert!(wire_with("field\twrite\tversion\t30\t40\n")
-        .unwrap_err()
-        .contains("does not fit in 64 bits"));
-    let wire = wire_with("code\tmode\tCOMPAT\t0\nfield\ttoken\tstate\t0\t8\n").unwrap();
-    assert_eq!(wire.codes.last().map(|c| c.value), Some(0));
-    assert_eq!(wire.fields.len(), 1);
 }

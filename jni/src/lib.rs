@@ -17,7 +17,7 @@ mod vms;
 mod write_check;
 
 // The exports: one Java_<class>_<method> symbol per native method of jni/native-methods.txt,
-// each calling the function of its name in the module the spec names (jni/build.rs).
+// each calling the function of its name in the module jni/native-methods.txt names (jni/build.rs).
 include!(concat!(env!("OUT_DIR"), "/exports.rs"));
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 // Copyright 2025-2026 The cks-state authors
 // SPDX-License-Identifier: Apache-2.0
-//! Results out: the core's writes and takes in the one packed layout of `spec/state-machine.tsv`
+//! Results out: the core's writes and takes in the one packed layout of `jni/wire.tsv`
 //! (`field write ...`), which `NativeCodes` reads on the Java side.
 
 use jni::sys::jlong;

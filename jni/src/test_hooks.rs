@@ -61,7 +61,7 @@ pub(crate) fn force_panic(mut env: JNIEnv, _class: JClass, message: JString) {
     })
 }
 
-/// Packs one value per field (in the spec's order) with the core's generated packer of `layout`,
+/// Packs one value per field (in the wire's order) with the glue's generated packer of `layout`,
 /// for the Java readers' round-trip test.
 pub(crate) fn pack(mut env: JNIEnv, _class: JClass, layout: JString, values: JLongArray) -> jlong {
     run(&mut env, 0, |env| {

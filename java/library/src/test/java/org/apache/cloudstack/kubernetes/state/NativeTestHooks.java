@@ -31,7 +31,7 @@ final class NativeTestHooks {
     /** Panics inside native code with this message (formatted with format!). */
     static native void forcePanic(String message);
 
-    /** Packs one value per field, in file order, with the core's generated packer of {@code layout}. */
+    /** Packs one value per field, in file order, with the glue's generated packer of {@code layout}. */
     static native long pack(String layout, long[] values);
 
     /**

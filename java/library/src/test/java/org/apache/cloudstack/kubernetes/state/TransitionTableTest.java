@@ -93,7 +93,7 @@ class TransitionTableTest {
         java.util.Map<String, Integer> expected = new java.util.LinkedHashMap<>();
         spec.codes.forEach((familyAndName, value) -> expected.put(
                 familyAndName.replace('.', '_').toUpperCase(java.util.Locale.ROOT), value));
-        assertEquals(expected, generated, "NativeCodes must be generated from jni/wire.tsv's code rows");
+        assertEquals(expected, generated, "NativeCodes must be generated from jni/wire.tsv's code rows and the table's profiles");
         org.junit.jupiter.api.Assertions.assertFalse(expected.isEmpty());
     }
 
