@@ -29,7 +29,7 @@ entries() { unzip -Z1 "$1" | grep -v '/$'; }
 
 stray="$(entries "$library" | grep -vE "^($PKG/|native/|META-INF/)" || true)"
 [ -z "$stray" ] || fail "$(basename "$library") carries classes outside $PKG: $(echo "$stray" | head -5 | tr '\n' ' ')"
-tool="$(entries "$library" | grep -E "^$PKG/(cli|simulate|scan|text|shaded|testkit|settings|dbprops|explain|overdue|departed)/" || true)"
+tool="$(entries "$library" | grep -E "^$PKG/(tool|simulate|shaded|testkit)/" || true)"
 [ -z "$tool" ] || fail "$(basename "$library") carries the tool: $(echo "$tool" | head -5 | tr '\n' ' ')"
 
 deps_file="$(dirname "$library")/runtime-dependencies.txt"
@@ -86,7 +86,7 @@ echo "check-artifacts: $(basename "$cli"): picocli, jasypt and log4j relocated u
 
 # The simulator jar: the tool's commands, simulate and the test kit, shaded as the CLI jar; the same list.
 sim_entries="$(entries "$simulator")"
-for class in "$PKG/simulate/SimulatorMain.class" "$PKG/testkit/CloudStackRows.class" "$PKG/cli/ScanCommand.class" "$PKG/shaded/picocli/CommandLine.class"; do
+for class in "$PKG/simulate/SimulatorMain.class" "$PKG/testkit/CloudStackRows.class" "$PKG/tool/cli/ScanCommand.class" "$PKG/shaded/picocli/CommandLine.class"; do
     grep -qx "$class" <<<"$sim_entries" || fail "$(basename "$simulator") lacks $class"
 done
 [ "$(unzip -p "$simulator" META-INF/third-party/THIRD-PARTY.txt)" = "$third_party" ] || fail "$(basename "$simulator")'s third-party list is not the CLI jar's"
