@@ -42,6 +42,23 @@ public final class CksStateCommand implements Runnable {
     }
 
     /** A CommandLine for this tool, with these subcommands added; enum option values are case-insensitive (--format TSV). */
+    /**
+     * A usage error's line. An unknown argument is named only if it is an option's name: its value (a
+     * mistyped {@code --password S3cret}, an {@code --option=value}) is never echoed, as no flag has said
+     * it is a secret.
+     */
+    static String usageError(CommandLine.ParameterException e) {
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
+            List<String> names = unmatched.getUnmatched().stream().filter(a -> a.startsWith("-"))
+                    .map(a -> a.contains("=") ? a.substring(0, a.indexOf('=')) : a).toList();
+            int others = unmatched.getUnmatched().size() - names.size();
+            return (names.isEmpty() ? "" : "unknown option" + (names.size() > 1 ? "s " : " ") + String.join(", ", names))
+                    + (others == 0 ? "" : (names.isEmpty() ? "" : "; ") + others + " unexpected argument" + (others > 1 ? "s" : "")
+                    + " (not shown: it may be a secret)");
+        }
+        return Secrets.mask(e.getMessage());
+    }
+
     public static CommandLine commandLine(Object... moreSubcommands) {
         CommandLine cl = new CommandLine(new CksStateCommand());
         for (Object command : moreSubcommands) {
@@ -52,7 +69,7 @@ public final class CksStateCommand implements Runnable {
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine at = e.getCommandLine();
             PrintWriter err = at.getErr();
-            err.println(at.getCommandSpec().qualifiedName() + ": " + Secrets.mask(e.getMessage()));
+            err.println(at.getCommandSpec().qualifiedName() + ": " + usageError(e));
             if (asksForTheSimulator(at, args)) {
                 err.println("simulate is in the simulator's jar, cks-state-simulator.jar (bin/cks-state, make run)");
             } else {
