@@ -8,7 +8,7 @@ SIMULATOR_JAR := java/target/cks-state-simulator.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check lint cloudstack series-commits e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
+.PHONY: check lint cloudstack package package-test series-commits e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
 
 # The first run is quick: this machine's native library only (build-host); the cross builds for the
 # other platforms belong to `make build`, `make test` and the jars that ship.
@@ -28,7 +28,7 @@ build-host:
 	rm -rf java/library/target/classes/native
 	cd java && $(MVN) -Phost -DskipTests package
 
-test: shared toolchains scripts-test rust-test java-test bench-build platform-test cloudstack standin-test
+test: shared toolchains scripts-test rust-test java-test bench-build platform-test cloudstack package-test standin-test
 
 # The tests read CloudStack's sources from ../shared (README: "../shared"): without it, stop at once
 # with one line naming CKS_SHARED_DIR, not minutes later in a test.
@@ -96,6 +96,18 @@ cloudstack: shared
 	@# The series build with the jar that ships: after `make run` (this machine's library only), build it.
 	@scripts/check-native-jar.sh $(LIBRARY_JAR) >/dev/null 2>&1 || $(MAKE) build
 	scripts/cloudstack.sh test
+
+# The operator's packages of each line (target/package/<line>/: a .deb and an .rpm per architecture):
+# the overlay of the modules the series patches, as make cloudstack built them, the library, the
+# systemd drop-in and the cks-state command (docs/operator-deb.md, docs/operator-rpm.md).
+package: shared
+	scripts/package.sh tools
+	@for line in $$(awk -F'\t' '!/^#/ && NF { print $$1 }' cloudstack/lines.tsv); do scripts/package.sh build $$line || exit 1; done
+
+# Each line's packages installed, upgraded and removed with dpkg and rpm on scratch roots, and their
+# start check (scripts/package-test.sh; as root).
+package-test: package
+	@for line in $$(awk -F'\t' '!/^#/ && NF { print $$1 }' cloudstack/lines.tsv); do scripts/package-test.sh $$line || exit 1; done
 
 # Every commit of each series builds (after `make cloudstack`, whose modules and library jar it uses):
 # what a reviewer taking the series patch by patch, or git bisect, meets. .ci/run runs it after make test.

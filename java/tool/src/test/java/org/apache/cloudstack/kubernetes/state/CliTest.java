@@ -80,6 +80,7 @@ class CliTest {
         assertTrue(help.out().contains("table") && help.out().contains("rules"), help.out());
         ToolRun version = run("--version");
         assertEquals(0, version.code());
-        assertTrue(version.out().contains("native ABI " + NativeLibrary.expectedAbiVersion()), version.out());
+        assertTrue(version.out().contains("native ABI " + NativeLibrary.expectedAbiVersion() + ", from "
+                + NativeLibrary.source() + ")"), version.out());
     }
 }
