@@ -291,6 +291,7 @@ test_contents() {
     # What a package may install: nothing but these (and the folders above them).
     printf '%s\n' /usr/share/cks-state/lib/cks-state-overlay.jar /usr/share/cks-state/lib/cks-state.jar \
         /usr/share/cks-state/cli/cks-state-cli.jar /usr/share/cks-state/bin/cks-state-start \
+        /usr/share/cks-state/bin/cks-state-doctor /usr/share/cks-state/bin/cks-state-checks.sh \
         /usr/share/cks-state/cloudstack-release /usr/share/cks-state/version /usr/lib/cks-state/libcks_state.so \
         /usr/bin/cks-state /usr/lib/systemd/system/cloudstack-management.service.d/cks-state.conf | sort > "$TMP/allowed.files"
     while read -r path; do
@@ -310,10 +311,15 @@ test_contents() {
     log "ok: contents: the server's class path gets the overlay ($classes classes of the 3 patched modules) and the library; the cks-state command's jar is apart (/usr/share/cks-state/cli, never on the server's class path)"
 }
 
+# ---- 4. cks-state doctor: scripts/package-doctor-test.sh
+# shellcheck source=package-doctor-test.sh
+source "$ROOT/scripts/package-doctor-test.sh"
+
 test_start_check
 test_dpkg
 test_rpm
 test_contents
+test_doctor
 if [ "$FAILURES" -ne 0 ]; then
     die "$FAILURES failure(s)"
 fi

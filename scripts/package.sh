@@ -127,7 +127,8 @@ stage() {
     install -m 0644 "$OUT_ROOT/$line/cloudstack-release" "$dir/usr/share/cks-state/cloudstack-release"
     printf '%s\n' "$version" > "$dir/usr/share/cks-state/version"
     chmod 0644 "$dir/usr/share/cks-state/version"
-    install -m 0755 "$ROOT/packaging/bin/cks-state-start" "$dir/usr/share/cks-state/bin/cks-state-start"
+    install -m 0755 "$ROOT/packaging/bin/cks-state-start" "$ROOT/packaging/bin/cks-state-doctor" "$dir/usr/share/cks-state/bin/"
+    install -m 0644 "$ROOT/packaging/bin/cks-state-checks.sh" "$dir/usr/share/cks-state/bin/"
     install -m 0755 "$ROOT/packaging/bin/cks-state" "$dir/usr/bin/cks-state"
     install -m 0644 "$ROOT/packaging/systemd/cks-state.conf" "$dir/usr/lib/systemd/system/cloudstack-management.service.d/cks-state.conf"
     find "$dir" -exec touch -h -d @0 {} +

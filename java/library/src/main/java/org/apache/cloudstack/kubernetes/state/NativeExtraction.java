@@ -149,7 +149,7 @@ final class NativeExtraction {
                 throw new Unsafe(p + " belongs to another user (uid " + uid + ")");
             }
             if ((mode & 022) != 0 && (mode & STICKY) == 0) {
-                throw new Unsafe(p + " is writable by others and not sticky (mode " + Integer.toOctalString(mode & 07777) + ")");
+                throw new Unsafe(p + " is writable by its group or others and not sticky (mode " + Integer.toOctalString(mode & 07777) + ")");
             }
         }
         return real;
