@@ -15,8 +15,11 @@
 #   scripts/e2e-cloudstack.sh build      only a build of CKS_E2E_LINE (default main) (CKS_E2E_BUILD: patched, the default, or unpatched):
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
+#   scripts/e2e-cloudstack.sh overlay    the package's server-side files (the overlay of the patched build's
+#                                        modules, the library jar and its native library), after both builds
 #   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
-#                                        marvin-unpatched, marvin-patched, reports2-unpatched, reports2-patched)
+#                                        marvin-unpatched, marvin-patched, reports2-unpatched, reports2-patched,
+#                                        overlay: the compat scenario on the as-released build with the overlay)
 #   scripts/e2e-cloudstack.sh clean      stop servers, remove namespaces, bridges and databases
 #
 # Each run has a slot of its own (its place in MODES plus 8 times the line's place in cloudstack/lines.tsv): its
@@ -47,13 +50,14 @@ OUTS="$ROOT/target/e2e-cloudstack"
 OUT="$OUTS/$LINE"
 export CKS_CLOUDSTACK_WORK="${CKS_E2E_CACHE:-$HOME/.cache/cks-state/e2e-cloudstack}"
 # The runs, each in its slot: both modes' scenario, the users' reports (halved: reports, reports2) and Marvin per build.
-MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched reports2-unpatched reports2-patched)
+# overlay: the compat scenario on the as-released build with the package's overlay first on its class path.
+MODES=(compat fenced reports-unpatched reports-patched marvin-unpatched marvin-patched reports2-unpatched reports2-patched overlay)
 # This invocation's run (the scenario's start/kill/conf calls inherit it) and its line's first slot.
 SLOT="${CKS_E2E_SLOT:-0}"
 LINE_SLOT=$(( ($(lines | grep -nxF -- "$LINE" | cut -d: -f1) - 1) * ${#MODES[@]} ))
 # Each line patched with its series (scripts/cloudstack.sh builds it into <work>/<line>/src) or, for the
 # users' reports and Marvin, as released (unpatched: <work>/<line>-unpatched/src).
-BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched ]] && echo unpatched || echo patched)}"
+BUILD="${CKS_E2E_BUILD:-$([[ "${MODES[$SLOT]}" = *-unpatched || "${MODES[$SLOT]}" = overlay ]] && echo unpatched || echo patched)}"
 case "$BUILD" in
     patched) SRC="$CKS_CLOUDSTACK_WORK/$LINE/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/$LINE" ;;
     unpatched) SRC="$CKS_CLOUDSTACK_WORK/$LINE-unpatched/src"; HARNESS_PATCHES="$ROOT/cloudstack/e2e/$LINE/unpatched" ;;
@@ -128,6 +132,8 @@ source "$ROOT/scripts/e2e/network.sh"
 
 # shellcheck source=e2e/database.sh
 source "$ROOT/scripts/e2e/database.sh"
+# shellcheck source=e2e/overlay.sh
+source "$ROOT/scripts/e2e/overlay.sh"
 
 # ---- servers
 server_dir() { echo "$RUN/ms$1"; }
@@ -154,8 +160,9 @@ server_conf() {
         "$SRC/client/target/conf/log4j-cloud.xml" > "$conf/log4j-cloud.xml"
 }
 
-# start N [unloadable|patched]: unloadable: temp folder, home and /var/tmp tmpfs noexec (a hardened host), so
-# cks-state's library cannot load; patched: the patched build whatever the run's (the already-stuck case).
+# start N [unloadable|patched|mismatch]: unloadable: temp folder, home and /var/tmp tmpfs noexec (a hardened host),
+# so cks-state's library cannot load; patched: the patched build whatever the run's (the already-stuck case);
+# mismatch (overlay run): the package's overlay says it was built for another release.
 cmd_start() {
     local n=$1 variant=${2:-} dir jar cp
     local wrap=()
@@ -170,9 +177,19 @@ cmd_start() {
     jar="$(ls "$SRC"/client/target/cloud-client-ui-*.jar | head -1)"
     cp="$dir/conf:$SRC/client/target/conf:$SRC/client/target/common:$SRC/client/target/utilities/scripts/db"
     cp="$cp:$SRC/client/target/utilities/scripts/db/db:$jar:$SRC/client/target/lib/*"
+    local overlay=()
+    if [ "${MODES[$SLOT]}" = overlay ] && [ "$variant" != patched ]; then
+        start_check "$n" "$jar" "$variant"
+        if [ -f "$dir/root/run/cks-state/cloudstack-management.env" ]; then
+            # What the package's start check wrote: the overlay and the library first, the library in place.
+            cp="$dir/root/usr/share/cks-state/lib/cks-state-overlay.jar:$dir/root/usr/share/cks-state/lib/cks-state.jar:$cp"
+            overlay=(-Dcks.state.library.path="$dir/root/usr/lib/cks-state/libcks_state.so")
+        fi
+        log "overlay: $(cat "$dir/root/run/cks-state/status")"
+    fi
     log "${MODES[$SLOT]}: starting management server $n in namespace ${NS}ms$n ($NET.1$n)"
     (cd "$SRC" && setsid nohup ip netns exec "${NS}ms$n" "${wrap[@]}" java -Xms512m -Xmx2g "${LEAN_JVM[@]}" \
-        ${wrap:+-Duser.home="$dir/tmp"} \
+        ${wrap:+-Duser.home="$dir/tmp"} "${overlay[@]}" \
         --add-opens=java.base/java.lang=ALL-UNNAMED -Djava.security.egd=file:/dev/./urandom \
         -Dlog4j2.configurationFile="$dir/conf/log4j-cloud.xml" -Djava.io.tmpdir="$dir/tmp" \
         -Dcks.e2e.kubernetes.scanner.initial.delay.seconds="$FIRST_PASS" \
@@ -250,6 +267,7 @@ cmd_run() {
     standin_start
     local rc=0 run=(cloudstack_e2e.py --mode "$mode")
     case "$mode" in
+        overlay) run=(cloudstack_e2e.py --mode compat --overlay) ;;
         reports*|marvin-*) run=(user_reports.py --run "$([[ "$mode" = reports* ]] && echo cases || echo marvin)"
             --part "$([[ "$mode" = reports2-* ]] && echo 2 || echo 1)" --build "$BUILD" --src "$SRC"
             --python "$VENV/bin/python" --db-port "$CKS_MARIADB_PORT") ;;
@@ -272,6 +290,7 @@ cmd_line() {
     rm -f "$OUT/report.json"
     CKS_E2E_BUILD=patched "$0" build
     CKS_E2E_BUILD=unpatched "$0" build
+    overlay
     venv
     local rc=0 i pids=()
     for i in "${!MODES[@]}"; do
@@ -317,6 +336,7 @@ case "${1:-all}" in
     line) cmd_line ;;
     build) cmd_build ;;
     key) build_key ;;
+    overlay) overlay ;;
     run) cmd_run "${@:2}" ;;
     start) cmd_start "${@:2}" ;;
     conf) server_conf "$2" ;;
@@ -326,5 +346,5 @@ case "${1:-all}" in
                for i in "${!MODES[@]}"; do CKS_E2E_LINE="$line" CKS_E2E_SLOT=$i "$0" clean-slot; done
            done ;;
     clean-slot) cmd_clean ;;
-    *) die "usage: $0 [all|line|build|key|run MODE|start N [unloadable]|kill N|clean]" ;;
+    *) die "usage: $0 [all|line|build|key|overlay|run MODE|start N [unloadable]|kill N|clean]" ;;
 esac

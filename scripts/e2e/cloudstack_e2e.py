@@ -15,10 +15,11 @@ import time
 
 from cloud import Failure, msid_of
 from driver import Driver
+from server_variants import ServerVariants
 from states import illegal_changes, table_rows
 
 
-class Scenario(Driver):
+class Scenario(ServerVariants, Driver):
     def __init__(self, args):
         super().__init__(args)
         self.report = {"mode": args.mode, "servers": [], "operations": [], "kills": [], "restarts": [],
@@ -204,61 +205,14 @@ class Scenario(Driver):
                               " not bring it back at its real size (2 workers)" % (self.states.state(c), node_count))
         self.restart(1)
         self.operation(2, "deleteKubernetesCluster", c, "Destroyed")
-        if self.args.mode == "compat":
+        if self.args.overlay:
+            self.overlay_ran()
+        elif self.args.mode == "compat":
             self.library_unavailable()
 
     def finish_report(self):
         self.report["illegal"] = self.states.illegal(self.table)
         self.report["illegal_transitions"] = len(self.report["illegal"])
-
-    def library_unavailable(self):
-        """A third server on a hardened host: its temp folder, home and /var/tmp mounted noexec, so cks-state's
-        library cannot load. It must come Up, answer read calls (listZones, listKubernetesClusters), and refuse
-        a change to a cluster naming the cause; it must never bind cks-state."""
-        info = {"server_up": False, "read_api_ok": False, "cks_refused": False, "message": None}
-        self.report["library_unavailable"] = info
-        self.servers.start(3, variant="unloadable")
-        info["server_up"] = True
-        info["logged"] = self.servers.log_lines(3, "Kubernetes clusters cannot be changed on this management server")[:1]
-        info["bound"] = self.servers.bound_line(3)
-        api = self.api(3)
-        zones = api.call("listZones").get("zone", [])
-        listed = api.call("listKubernetesClusters", listall="true").get("kubernetescluster", [])
-        expected = int(self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE removed IS NULL")[0][0])
-        info["read_api_ok"] = len(zones) == 1 and len(listed) == expected
-        info["clusters_listed"] = len(listed)
-        try:
-            entry = self.submit(3, "createKubernetesCluster", None, name="e2e-refused", zoneid=self.zone, size=1,
-                                kubernetesversionid=self.versions[0], serviceofferingid=self.offering)
-            self.finish(entry, 300)
-            info["message"] = entry["error"]
-            info["cks_refused"] = entry["outcome"] == "failed"
-        except Failure as e:
-            info["message"] = str(e)
-            info["cks_refused"] = "Kubernetes clusters cannot be changed on this management server" in str(e)
-        named = info["message"] is not None and "noexec" in info["message"]
-        created = self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE name = 'e2e-refused'")[0][0]
-        info["cks_refused"] = info["cks_refused"] and named and created == "0"
-        self.delete_without_library(info)
-        self.servers.kill(3)
-        if not (info["read_api_ok"] and info["cks_refused"] and info["delete_ok"] and info["bound"] is None):
-            raise Failure("the server without cks-state's library: %s" % json.dumps(info))
-
-    def delete_without_library(self, info):
-        """A delete through the server without cks-state goes ahead (patch 0022), by CloudStack's own table:
-        one of the clusters the patched servers made ends Destroyed and removed."""
-        info["delete_ok"] = False
-        rows = self.db.query("SELECT id FROM kubernetes_cluster WHERE removed IS NULL AND state IN"
-                             " ('Running', 'Stopped', 'Alert', 'Error') ORDER BY id LIMIT 1")
-        if not rows:
-            info["delete"] = "no cluster in Running, Stopped, Alert or Error to delete"
-            return
-        cid = int(rows[0][0])
-        entry = self.finish(self.submit(3, "deleteKubernetesCluster", cid, id=self.uuid(cid)), 600)
-        state, removed = self.db.query("SELECT state, removed IS NOT NULL FROM kubernetes_cluster WHERE id = %d" % cid)[0]
-        info["delete"] = {"cluster": cid, "outcome": entry["outcome"], "error": entry["error"], "state": state,
-                          "removed": str(removed) == "1"}
-        info["delete_ok"] = entry["outcome"] == "succeeded" and state == "Destroyed" and str(removed) == "1"
 
 
 def write(out, name, report):
@@ -280,6 +234,8 @@ def text(report):
         lines.append("  second operation: %s" % json.dumps(r, sort_keys=True))
     for r in report["recoveries"]:
         lines.append("  recovery: %s" % json.dumps(r, sort_keys=True))
+    if report.get("overlay"):
+        lines.append("  overlay: %s" % json.dumps({k: v for k, v in report["overlay"].items() if k != "bound"}, sort_keys=True))
     if report.get("library_unavailable"):
         lines.append("  library unavailable: %s" % json.dumps(report["library_unavailable"], sort_keys=True))
     for n in report["notes"]:
@@ -293,13 +249,18 @@ def failed(report):
     unavailable = report.get("library_unavailable")
     return (report.get("error") or report["stuck_clusters"] or report["illegal_transitions"] or not report["library_loaded"]
             or report["sigkills"] < 1 or report["clusters_recovered"] < 1
-            or report["mode"] == "compat" and not (unavailable and unavailable["server_up"] and unavailable["read_api_ok"]
-                                                    and unavailable["cks_refused"] and unavailable.get("delete_ok")))
+            or report["mode"] == "compat" and "overlay" not in report
+            and not (unavailable and unavailable["server_up"] and unavailable["read_api_ok"]
+                     and unavailable["cks_refused"] and unavailable.get("delete_ok"))
+            or "overlay" in report and not (report["overlay"]["recovered"] and report["overlay"]["library_in_place"]
+                                            and report["overlay"]["mismatch_started_stock"]))
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mode", choices=("compat", "fenced"))
+    p.add_argument("--overlay", action="store_true", help="the servers run the as-released build with the package's"
+                   " overlay first on the class path (compat; the report is report-overlay)")
     p.add_argument("--out", required=True)
     p.add_argument("--script")
     p.add_argument("--socket")
@@ -311,7 +272,7 @@ def main():
     p.add_argument("--release", required=True, help="the line's CloudStack version (cloudstack/lines.tsv): its table")
     args = p.parse_args()
     scenario = Scenario(args)
-    scenario.run_and_write("report-" + args.mode, text)
+    scenario.run_and_write("report-" + ("overlay" if args.overlay else args.mode), text)
     sys.exit(1 if failed(scenario.report) else 0)
 
 

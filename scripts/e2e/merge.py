@@ -2,7 +2,7 @@
 # Copyright 2025-2026 The cks-state authors
 # SPDX-License-Identifier: Apache-2.0
 """make e2e-cloudstack's reports joined. `merge.py line --release R --out OUT` writes a line's OUT/report.json
-from its runs: both modes, the users' reports of both builds (report_cases.merged_reports) and their Marvin
+from its runs: both modes, the overlay run (the as-released build with the package's overlay), the users' reports of both builds (report_cases.merged_reports) and their Marvin
 results (marvin_tests.merged_marvin); it exits non-zero when a mode had a stuck cluster, a lost state or an
 illegal transition by the line's table, the reports fall short (report_cases.reports_failed), or a Marvin
 test that passes unpatched does not pass patched (marvin_tests.marvin_failed). `merge.py lines --out OUTS
@@ -32,16 +32,26 @@ def merge_line(out, release):
             modes[mode]["illegal"] = illegal_changes({int(c): h for c, h in modes[mode]["states"].items()},
                                                      table_rows(profile))
             modes[mode]["illegal_transitions"] = len(modes[mode]["illegal"])
+    # The as-released build with the package's overlay: the compat scenario again (its own histories judged too).
+    overlay = None
+    path = os.path.join(out, "report-overlay.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            overlay = json.load(f)
+        overlay["illegal"] = illegal_changes({int(c): h for c, h in overlay["states"].items()}, table_rows(profile))
+        overlay["illegal_transitions"] = len(overlay["illegal"])
     reports = merged_reports(out, release)
     reports_short = reports_failed(reports)
     marvin = merged_marvin(out)
     line_failed = (len(modes) < 2 or any(failed(r) for r in modes.values()) or reports_short
-                   or marvin_failed(marvin))
+                   or marvin_failed(marvin) or overlay is None or failed(overlay))
     # The server without cks-state's library ran in the compat slot: the deployment's, at the top level.
     write(out, "report", {"release": release, "profile": profile, "failed": bool(line_failed), "modes": modes,
                           "reports": reports, "reports_short": reports_short, "marvin": marvin,
-                          "library_unavailable": modes.get("compat", {}).get("library_unavailable")})
+                          "library_unavailable": modes.get("compat", {}).get("library_unavailable"),
+                          "overlay": dict((overlay or {}).get("overlay") or {}, report=overlay)})
     print("\n".join(["release %s, table %s" % (release, profile)] + [text(r) for r in modes.values()]
+                    + ([text(overlay)] if overlay else ["overlay: no report"])
                     + [reports_table(reports)] + ["REPORTS: " + w for w in reports_short] + [marvin_table(marvin)]))
     return 1 if line_failed else 0
 

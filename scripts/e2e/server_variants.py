@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# Copyright 2025-2026 The cks-state authors
+# SPDX-License-Identifier: Apache-2.0
+"""The scenario's servers that differ from its two (cloudstack_e2e.Scenario mixes this in): the one without
+cks-state's library (compat), and in the overlay run the package's overlay checked and a package built for
+another release."""
+import json
+import os
+
+from cloud import Failure
+
+
+class ServerVariants:
+    def overlay_ran(self):
+        """The as-released build with the package's overlay first on its class path, as the package's start check
+        decided: every server bound cks-state with the native library loaded in place from the package's file (no
+        extraction), and recovered; then a server whose package was built for another release starts stock."""
+        bound = [s["bound"] for s in self.report["servers"] + self.report["restarts"]]
+        in_place = all(b and ("/root/usr/lib/cks-state/libcks_state.so)") in b for b in bound)
+        overlay = {"recovered": self.report["clusters_recovered"] >= 1 and not self.report["stuck_clusters"],
+                   "library_in_place": in_place, "bound": bound, "mismatch_started_stock": False, "mismatch_alert": None}
+        self.report["overlay"] = overlay
+        if not in_place:
+            raise Failure("a server with the overlay did not load the package's library in place: %s" % bound)
+        # The package built for another release: its start check leaves the overlay off, and the server starts
+        # as released (no binding of cks-state), saying why.
+        self.servers.start(3, variant="mismatch")
+        with open(os.path.join(self.args.out, "ms3", "root", "run", "cks-state", "status")) as f:
+            overlay["mismatch_status"] = f.read().strip()
+        overlay["mismatch_bound"] = self.servers.bound_line(3)
+        overlay["mismatch_started_stock"] = (overlay["mismatch_bound"] is None and overlay["mismatch_status"].startswith("stock:")
+                                             and "is installed" in overlay["mismatch_status"])
+        self.servers.kill(3)
+        if not overlay["mismatch_started_stock"]:
+            raise Failure("the server with an overlay for another release: %s" % json.dumps(overlay))
+
+    def library_unavailable(self):
+        """A third server on a hardened host: its temp folder, home and /var/tmp mounted noexec, so cks-state's
+        library cannot load. It must come Up, answer read calls (listZones, listKubernetesClusters), and refuse
+        a change to a cluster naming the cause; it must never bind cks-state."""
+        info = {"server_up": False, "read_api_ok": False, "cks_refused": False, "message": None}
+        self.report["library_unavailable"] = info
+        self.servers.start(3, variant="unloadable")
+        info["server_up"] = True
+        info["logged"] = self.servers.log_lines(3, "Kubernetes clusters cannot be changed on this management server")[:1]
+        info["bound"] = self.servers.bound_line(3)
+        api = self.api(3)
+        zones = api.call("listZones").get("zone", [])
+        listed = api.call("listKubernetesClusters", listall="true").get("kubernetescluster", [])
+        expected = int(self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE removed IS NULL")[0][0])
+        info["read_api_ok"] = len(zones) == 1 and len(listed) == expected
+        info["clusters_listed"] = len(listed)
+        try:
+            entry = self.submit(3, "createKubernetesCluster", None, name="e2e-refused", zoneid=self.zone, size=1,
+                                kubernetesversionid=self.versions[0], serviceofferingid=self.offering)
+            self.finish(entry, 300)
+            info["message"] = entry["error"]
+            info["cks_refused"] = entry["outcome"] == "failed"
+        except Failure as e:
+            info["message"] = str(e)
+            info["cks_refused"] = "Kubernetes clusters cannot be changed on this management server" in str(e)
+        named = info["message"] is not None and "noexec" in info["message"]
+        created = self.db.query("SELECT COUNT(*) FROM kubernetes_cluster WHERE name = 'e2e-refused'")[0][0]
+        info["cks_refused"] = info["cks_refused"] and named and created == "0"
+        self.delete_without_library(info)
+        self.servers.kill(3)
+        if not (info["read_api_ok"] and info["cks_refused"] and info["delete_ok"] and info["bound"] is None):
+            raise Failure("the server without cks-state's library: %s" % json.dumps(info))
+
+    def delete_without_library(self, info):
+        """A delete through the server without cks-state goes ahead (patch 0022), by CloudStack's own table:
+        one of the clusters the patched servers made ends Destroyed and removed."""
+        info["delete_ok"] = False
+        rows = self.db.query("SELECT id FROM kubernetes_cluster WHERE removed IS NULL AND state IN"
+                             " ('Running', 'Stopped', 'Alert', 'Error') ORDER BY id LIMIT 1")
+        if not rows:
+            info["delete"] = "no cluster in Running, Stopped, Alert or Error to delete"
+            return
+        cid = int(rows[0][0])
+        entry = self.finish(self.submit(3, "deleteKubernetesCluster", cid, id=self.uuid(cid)), 600)
+        state, removed = self.db.query("SELECT state, removed IS NOT NULL FROM kubernetes_cluster WHERE id = %d" % cid)[0]
+        info["delete"] = {"cluster": cid, "outcome": entry["outcome"], "error": entry["error"], "state": state,
+                          "removed": str(removed) == "1"}
+        info["delete_ok"] = entry["outcome"] == "succeeded" and state == "Destroyed" and str(removed) == "1"
