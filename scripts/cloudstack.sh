@@ -74,14 +74,6 @@ extract() {
     : > "$dest/engine/schema/dist/systemvm-templates/md5sum.txt"
 }
 
-# The version of the source's root pom (its <version> after the parent's).
-source_version() {
-    python3 - "$1/pom.xml" <<'PY'
-import re, sys
-pom = re.sub(r"<parent>.*?</parent>", "", open(sys.argv[1]).read(), count=1, flags=re.S)
-print(re.search(r"<version>([^<]+)</version>", pom).group(1))
-PY
-}
 
 # Every pom of the tree at $1 set from version $2 to $3 (the release manager's version bump).
 set_version() {

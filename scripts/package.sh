@@ -40,14 +40,6 @@ cks_version() {
     sed -n 's|^version=||p' "$LIBRARY_PROPERTIES"
 }
 
-cloudstack_version() {
-    python3 - "$1/pom.xml" <<'PY'
-import re, sys
-pom = re.sub(r"<parent>.*?</parent>", "", open(sys.argv[1]).read(), count=1, flags=re.S)
-print(re.search(r"<version>([^<]+)</version>", pom).group(1))
-PY
-}
-
 # The overlay jar of LINE: every class of the patched modules, no resource (the series changes none:
 # checked, as a resource beside the stock jar's copy would be loaded twice), a manifest naming the
 # release, its source and the series. Reproducible: sorted entries, one fixed time.
@@ -67,7 +59,7 @@ cmd_overlay() {
     tarball="$(line_tarball "$line")"
     sha="$(tarball_sha256 "$tarball")"
     mkdir -p "$out"
-    python3 - "$out/cks-state-overlay.jar" "$(cloudstack_version "$src")" "$sha" "$(basename "$tarball")" \
+    python3 - "$out/cks-state-overlay.jar" "$(source_version "$src")" "$sha" "$(basename "$tarball")" \
         "$(cks_version)" "$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)" "${#patches[@]}" "$line" \
         "${MODULES[@]/#/$src/}" <<'PY'
 import os, sys, zipfile
@@ -105,7 +97,7 @@ with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as jar:
 os.replace(tmp, out)
 print("%d classes" % len(entries))
 PY
-    printf '%s\n' "$(cloudstack_version "$src")" > "$out/cloudstack-release"
+    printf '%s\n' "$(source_version "$src")" > "$out/cloudstack-release"
     log "$line: $out/cks-state-overlay.jar for CloudStack $(cat "$out/cloudstack-release")"
 }
 

@@ -96,3 +96,12 @@ m2_repo() {
     [ -n "$repo" ] || repo="${M2_REPO:-${HOME:-/root}/.m2/repository}"
     echo "$repo"
 }
+
+# The version of the source's root pom (its <version> after the parent's).
+source_version() {
+    python3 - "$1/pom.xml" <<'PY'
+import re, sys
+pom = re.sub(r"<parent>.*?</parent>", "", open(sys.argv[1]).read(), count=1, flags=re.S)
+print(re.search(r"<version>([^<]+)</version>", pom).group(1))
+PY
+}
