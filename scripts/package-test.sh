@@ -110,6 +110,10 @@ test_start_check() {
     expect_status "$r" "stock: *expected one */cloudstack-<version>.jar (cloudstack-management's), found 2" "two CloudStack jars"
     rm "$r/usr/share/cloudstack-management/lib/cloudstack-$NEXT.jar"
 
+    # Read, never run: the start check is root, the file is the server's.
+    printf 'touch %s\n' "$r/ran-the-defaults-file" >> "$r/etc/default/cloudstack-management"
+    start_check "$r" "a command in the defaults file"
+    [ ! -e "$r/ran-the-defaults-file" ] && log "ok: the defaults file is read, not run" || fail "the start check ran the defaults file as root"
     sed -i 's/^CLASSPATH=.*/CLASSPATH="a\\b"/' "$r/etc/default/cloudstack-management"
     start_check "$r" "a backslash in CLASSPATH"
     expect_status "$r" "stock: *a quote, a backslash or a dollar sign*" "a backslash in CLASSPATH"

@@ -48,9 +48,15 @@ built_release() {
     head -n 1 "$share/cloudstack-release"
 }
 
-# CloudStack's own CLASSPATH and JAVA_OPTS (line 1 and 2), read as systemd reads them for the server.
+# The value of KEY ($1) in an environment file ($2) as systemd reads it (KEY=value, or the value in one
+# pair of quotes; the last one wins). Parsed, never run: the caller is root and the file is the server's.
+env_value() {
+    sed -n "s/^[[:space:]]*$1=//p" "$2" | tail -n 1 \
+        | sed -e 's/^"\(.*\)"[[:space:]]*$/\1/' -e "s/^'\\(.*\\)'[[:space:]]*\$/\\1/"
+}
+
+# CloudStack's own CLASSPATH and JAVA_OPTS (line 1 and 2), from its /etc/default file.
 stock_settings() {
     [ -r "$defaults" ] || { echo "$defaults is missing"; return 1; }
-    env -i sh -c '. "$1" >/dev/null 2>&1 && printf "%s\n%s\n" "${CLASSPATH:-}" "${JAVA_OPTS:-}"' sh "$defaults" \
-        || { echo "$defaults could not be read"; return 1; }
+    printf '%s\n%s\n' "$(env_value CLASSPATH "$defaults")" "$(env_value JAVA_OPTS "$defaults")"
 }
