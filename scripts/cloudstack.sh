@@ -216,7 +216,7 @@ source "$ROOT/scripts/cloudstack-tests.sh"
 cmd_shade() {
     use_line "$1"
     local start=$SECONDS dir="$WORK/shade" version cs_version jar
-    version="$(sed -n 's|^version=||p' "$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties")"
+    version="$(library_version)"
     cs_version="$(source_version "$WORK/src")"
     jar="$WORK/src/$PLUGIN/target/cloud-plugin-integrations-kubernetes-service-$cs_version.jar"
     [ -f "$jar" ] || die "$LINE: no patched plugin jar $jar: run $0 test $LINE first"

@@ -40,7 +40,7 @@ NEXT="$(line_field "$LINE" release)"
 [ "$NEXT" != "$RELEASE" ] || NEXT="${RELEASE%.*}.$(( ${RELEASE##*.} + 1 ))"
 # In package names a snapshot's "-" is "~" (scripts/package.sh).
 tilde() { printf '%s' "$1" | tr '-' '~'; }
-VERSION="$(sed -n 's/^version=//p' "$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties")"
+VERSION="$(library_version)" || exit 1
 
 # ---- 1. the start check --------------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ OUT_ROOT="${CKS_PACKAGE_OUT:-$ROOT/target/package}"
 PLUGIN=plugins/integrations/kubernetes-service
 # The modules the series patches: their classes are the overlay (scripts/cloudstack.sh PATCHED_MODULES).
 MODULES=(framework/cluster framework/jobs "$PLUGIN")
-LIBRARY_PROPERTIES="$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties"
 CLI_JAR="$ROOT/java/target/cks-state-cli.jar"
 # Debian architecture, RPM architecture, the library jar's platform folder.
 ARCHES=("amd64 x86_64 linux-x86_64" "arm64 aarch64 linux-aarch64")
@@ -35,16 +34,12 @@ ARCHES=("amd64 x86_64 linux-x86_64" "arm64 aarch64 linux-aarch64")
 log() { echo "package.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-cks_version() {
-    [ -f "$LIBRARY_PROPERTIES" ] || die "the library is not built ($LIBRARY_PROPERTIES is missing): run make build first"
-    sed -n 's|^version=||p' "$LIBRARY_PROPERTIES"
-}
 
 # The overlay jar of LINE: every class of the patched modules, no resource (the series changes none:
 # checked, as a resource beside the stock jar's copy would be loaded twice), a manifest naming the
 # release, its source and the series. Reproducible: sorted entries, one fixed time.
 cmd_overlay() {
-    local line="${1:?usage: $0 overlay LINE}" src out tarball sha patches
+    local line="${1:?usage: $0 overlay LINE}" src out tarball sha patches version
     src="$WORK_ROOT/$line/src"
     out="$OUT_ROOT/$line"
     [ -f "$src/pom.xml" ] || die "$line: no patched source in $src: run scripts/cloudstack.sh test $line first"
@@ -56,11 +51,12 @@ cmd_overlay() {
     local touched
     touched="$(sed -n 's|^+++ b/||p' "${patches[@]}" | grep '/src/main/' | grep -v '/src/main/java/.*\.java$' || true)"
     [ -z "$touched" ] || die "$line: the series changes files other than main Java sources, which the overlay does not carry: $touched"
+    version="$(library_version)"
     tarball="$(line_tarball "$line")"
     sha="$(tarball_sha256 "$tarball")"
     mkdir -p "$out"
     python3 - "$out/cks-state-overlay.jar" "$(source_version "$src")" "$sha" "$(basename "$tarball")" \
-        "$(cks_version)" "$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)" "${#patches[@]}" "$line" \
+        "$version" "$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)" "${#patches[@]}" "$line" \
         "${MODULES[@]/#/$src/}" <<'PY'
 import os, sys, zipfile
 out, release, sha, tarball, cks, series_sha, count, line = sys.argv[1:9]
@@ -134,7 +130,7 @@ cmd_build() {
 # The packages of LINE from its overlay (target/package/<line>/cks-state-overlay.jar and cloudstack-release).
 cmd_packages() {
     local line="${1:?usage: $0 packages LINE}" version release out arch deb rpm platform
-    version="$(cks_version)"
+    version="$(library_version)"
     out="$OUT_ROOT/$line"
     # In a package version: a snapshot (4.23.0.0-SNAPSHOT) sorts before its release (4.23.0.0~SNAPSHOT).
     release="$(tr '-' '~' < "$out/cloudstack-release")"

@@ -105,3 +105,10 @@ pom = re.sub(r"<parent>.*?</parent>", "", open(sys.argv[1]).read(), count=1, fla
 print(re.search(r"<version>([^<]+)</version>", pom).group(1))
 PY
 }
+
+# The library's Maven version, as make build wrote it into its classes; fails naming the file when unbuilt.
+library_version() {
+    local properties="$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties"
+    [ -f "$properties" ] || { echo "the library is not built ($properties is missing): run make build first" >&2; return 1; }
+    sed -n 's|^version=||p' "$properties"
+}

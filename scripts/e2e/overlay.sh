@@ -9,7 +9,7 @@ OVERLAY="$OUT/package/$LINE"
 overlay() {
     local version
     CKS_PACKAGE_OUT="$OUT/package" "$ROOT/scripts/package.sh" overlay "$LINE" >/dev/null
-    version="$(sed -n 's|^version=||p' "$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties")"
+    version="$(library_version)"
     install -m 0644 "$ROOT/java/library/target/cks-state-$version.jar" "$OVERLAY/cks-state.jar"
     unzip -p "$OVERLAY/cks-state.jar" native/linux-x86_64/libcks_state.so > "$OVERLAY/libcks_state.so"
     chmod 0644 "$OVERLAY/libcks_state.so"
@@ -33,8 +33,7 @@ start_check() {
     install -m 0644 "$OVERLAY/libcks_state.so" "$root/usr/lib/cks-state/"
     install -m 0755 "$ROOT/packaging/bin/cks-state-start" "$root/usr/share/cks-state/bin/"
     install -m 0644 "$ROOT/packaging/bin/cks-state-checks.sh" "$root/usr/share/cks-state/bin/"
-    sed -n 's|^version=||p' "$ROOT/java/library/target/classes/org/apache/cloudstack/kubernetes/state/cks-state.properties" \
-        > "$root/usr/share/cks-state/version"
+    library_version > "$root/usr/share/cks-state/version"
     if [ "$variant" = mismatch ]; then
         line_field "$LINE" release > "$root/usr/share/cks-state/cloudstack-release"
     else
