@@ -21,7 +21,9 @@ expect_line() {
 
 test_doctor() {
     local r out rc java_real
-    r="$(mktemp -d -p "$ROOT/target" package-doctor.XXXXXX)"
+    # Outside /tmp (the faults mount over it) and outside the clone (its folder may be 0700: nobody must
+    # reach the root), on a file system that allows exec.
+    r="$(mktemp -d -p /var/lib cks-state-package-doctor.XXXXXX)"
     chmod 0755 "$r"
     scratch_root "$r" "$RELEASE"
     install -d -m 0755 "$r/usr/bin" "$r/var/log/cloudstack/management"
