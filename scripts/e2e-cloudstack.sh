@@ -15,8 +15,8 @@
 #   scripts/e2e-cloudstack.sh build      only a build of CKS_E2E_LINE (default main) (CKS_E2E_BUILD: patched, the default, or unpatched):
 #                                        the series (patched) and the harness patches applied, client built
 #   scripts/e2e-cloudstack.sh key        print the build's cache key
-#   scripts/e2e-cloudstack.sh overlay    the package's server-side files (the overlay of the patched build's
-#                                        modules, the library jar and its native library), after both builds
+#   scripts/e2e-cloudstack.sh overlay    the package (.deb) the overlay run's servers unpack, after both builds;
+#                                        overlay doctor N [java11]: its doctor on server N (a fault given)
 #   scripts/e2e-cloudstack.sh run RUN    one run (compat, fenced, reports-unpatched, reports-patched,
 #                                        marvin-unpatched, marvin-patched, reports2-unpatched, reports2-patched,
 #                                        overlay: the compat scenario on the as-released build with the overlay)
@@ -336,7 +336,7 @@ case "${1:-all}" in
     line) cmd_line ;;
     build) cmd_build ;;
     key) build_key ;;
-    overlay) overlay ;;
+    overlay) if [ "${2:-}" = doctor ]; then overlay_doctor "${@:3}"; else overlay; fi ;;
     run) cmd_run "${@:2}" ;;
     start) cmd_start "${@:2}" ;;
     conf) server_conf "$2" ;;

@@ -11,7 +11,9 @@
 #      release of the line with CloudStack still on the old one (stock, named), CloudStack upgraded
 #      (the overlay again), removal (nothing of cks-state left);
 #   3. what each package installs: on the server's class path only the overlay (classes of the
-#      modules the series patches, no other module's, no third party's) and the library.
+#      modules the series patches, no other module's, no third party's) and the library;
+#   4. cks-state doctor (scripts/package-doctor-test.sh); 5. the alert a stock start raises in
+#      CloudStack's database (scripts/package-alert-test.sh).
 # Runs as root (the start check trusts only root's files); needs dpkg-deb, dpkg and rpm.
 #
 #   scripts/package-test.sh LINE
@@ -319,7 +321,12 @@ test_contents() {
 # shellcheck source=package-doctor-test.sh
 source "$ROOT/scripts/package-doctor-test.sh"
 
+# ---- 5. the alert of a stock start: scripts/package-alert-test.sh
+# shellcheck source=package-alert-test.sh
+source "$ROOT/scripts/package-alert-test.sh"
+
 test_start_check
+test_alert
 test_dpkg
 test_rpm
 test_contents

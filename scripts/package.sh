@@ -11,6 +11,8 @@
 #   scripts/package.sh build LINE     the overlay, then a .deb (amd64, arm64) and an .rpm (x86_64,
 #                                     aarch64) into target/package/<line>/
 #   scripts/package.sh packages LINE  the packages only, from the overlay and cloudstack-release there
+#   scripts/package.sh deb LINE       the .deb of this machine's architecture only (its path; the e2e's
+#                                     servers unpack it)
 #   scripts/package.sh contents FILE  what a package installs, one path per line
 #   scripts/package.sh tools          install rpmbuild (Debian's rpm package) when it is missing
 #
@@ -146,6 +148,24 @@ cmd_packages() {
     log "$line: $(cd "$out" && ls ./*.deb ./*.rpm | tr '\n' ' ')"
 }
 
+cmd_deb() {
+    local line="${1:?usage: $0 deb LINE}" version release out arch deb rpm platform host
+    version="$(library_version)"
+    out="$OUT_ROOT/$line"
+    release="$(tr '-' '~' < "$out/cloudstack-release")"
+    host="$(dpkg --print-architecture)"
+    for arch in "${ARCHES[@]}"; do
+        read -r deb rpm platform <<< "$arch"
+        [ "$deb" = "$host" ] || continue
+        stage "$out/stage-$deb" "$platform" "$line" "$version"
+        build_deb "$out" "$out/stage-$deb" "$deb" "$version" "$release"
+        rm -rf "$out/stage-$deb"
+        echo "$out/cks-state_${version}+cs${release}_$deb.deb"
+        return 0
+    done
+    die "no package is built for this machine's architecture, $host"
+}
+
 build_deb() {
     local out="$1" stage="$2" arch="$3" version="$4" release="$5" dir
     dir="$out/deb-$arch"
@@ -200,6 +220,7 @@ case "${1:-}" in
     overlay) shift; cmd_overlay "$@" ;;
     build) shift; cmd_build "$@" ;;
     packages) shift; cmd_packages "$@" ;;
+    deb) shift; cmd_deb "$@" ;;
     contents) shift; cmd_contents "$@" ;;
-    *) die "usage: $0 overlay LINE | build LINE | packages LINE | contents FILE" ;;
+    *) die "usage: $0 overlay LINE | build LINE | packages LINE | deb LINE | contents FILE | tools" ;;
 esac

@@ -12,6 +12,8 @@ env_file="$run/cloudstack-management.env"
 overlay_jar=/usr/share/cks-state/lib/cks-state-overlay.jar
 library_jar=/usr/share/cks-state/lib/cks-state.jar
 native_library=/usr/lib/cks-state/libcks_state.so
+cli_jar=/usr/share/cks-state/cli/cks-state-cli.jar
+server_db_properties="$root/etc/cloudstack/management/db.properties"
 
 # Root's, and writable by no one else: the file and every folder above it. Prints why not.
 trusted() {

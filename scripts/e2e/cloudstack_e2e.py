@@ -235,7 +235,10 @@ def text(report):
     for r in report["recoveries"]:
         lines.append("  recovery: %s" % json.dumps(r, sort_keys=True))
     if report.get("overlay"):
-        lines.append("  overlay: %s" % json.dumps({k: v for k, v in report["overlay"].items() if k != "bound"}, sort_keys=True))
+        lines.append("  overlay: %s" % json.dumps({k: v for k, v in report["overlay"].items()
+                                                   if k != "bound" and not k.startswith("doctor")}, sort_keys=True))
+        for k in sorted(k for k in report["overlay"] if k.startswith("doctor")):
+            lines.append("  %s: exit %s, %s" % (k, report["overlay"][k]["exit"], report["overlay"][k]["lines"][-1:]))
     if report.get("library_unavailable"):
         lines.append("  library unavailable: %s" % json.dumps(report["library_unavailable"], sort_keys=True))
     for n in report["notes"]:
@@ -253,7 +256,8 @@ def failed(report):
             and not (unavailable and unavailable["server_up"] and unavailable["read_api_ok"]
                      and unavailable["cks_refused"] and unavailable.get("delete_ok"))
             or "overlay" in report and not (report["overlay"]["recovered"] and report["overlay"]["library_in_place"]
-                                            and report["overlay"]["mismatch_started_stock"]))
+                                            and report["overlay"]["mismatch_started_stock"]
+                                            and report["overlay"]["mismatch_alert"]))
 
 
 def main():

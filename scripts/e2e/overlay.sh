@@ -1,43 +1,51 @@
 # Copyright 2025-2026 The cks-state authors
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by scripts/e2e-cloudstack.sh (its globals): the overlay run's package files, and the package's
-# start check run for each of its servers.
+# Sourced by scripts/e2e-cloudstack.sh (its globals): the overlay run's package, unpacked into a root of each
+# server's own, its start check run there as its systemd drop-in runs it, and its doctor.
 
-# The package's server-side files for the overlay run, from the patched build's modules (scripts/package.sh
-# overlay: its classes, with the harness's changes to the plugin as the as-released build has them too).
+# The package of this machine's architecture (scripts/package.sh overlay, then deb), from the patched build's
+# modules: its classes, with the harness's changes to the plugin as the as-released build has them too.
 OVERLAY="$OUT/package/$LINE"
 overlay() {
-    local version
     CKS_PACKAGE_OUT="$OUT/package" "$ROOT/scripts/package.sh" overlay "$LINE" >/dev/null
-    version="$(library_version)"
-    install -m 0644 "$ROOT/java/library/target/cks-state-$version.jar" "$OVERLAY/cks-state.jar"
-    unzip -p "$OVERLAY/cks-state.jar" native/linux-x86_64/libcks_state.so > "$OVERLAY/libcks_state.so"
-    chmod 0644 "$OVERLAY/libcks_state.so"
+    CKS_PACKAGE_OUT="$OUT/package" "$ROOT/scripts/package.sh" deb "$LINE" > "$OVERLAY/deb"
 }
 
-# The package's start check (packaging/bin/cks-state-start, as its systemd drop-in runs it) on a root of server
-# $1's own, laid out as the packages lay out a management server: CloudStack's jar under its package's name
-# for the version $2 is, CloudStack's own /etc/default file, and the package's files; variant mismatch: the
-# overlay says it was built for the line's next release. The server then starts as the check decided.
+# Server $1's root: the package unpacked as dpkg lays it out, beside stand-ins of what cloudstack-management
+# installs (its jar's name for the version $2 is, its /etc/default file, its db.properties, its Java, its log
+# folder); variant mismatch: the package says it was built for the line's next release. Then the package's
+# start check, in the server's network namespace as systemd would run it there; the server starts as it decided.
 start_check() {
-    local n=$1 jar=$2 variant=$3 root version
-    root="$(server_dir "$n")/root"
+    local n=$1 jar=$2 variant=$3 root version dir
+    dir="$(server_dir "$n")"
+    root="$dir/root"
     version="$(basename "$jar" .jar)"
     version="${version#cloud-client-ui-}"
     rm -rf "$root"
-    install -d -m 0755 "$root/usr/share/cloudstack-management/lib" "$root/etc/default" "$root/usr/share/cks-state/lib" \
-        "$root/usr/share/cks-state/bin" "$root/usr/lib/cks-state" "$root/run"
+    install -d -m 0755 "$root"
+    dpkg-deb -x "$(cat "$OVERLAY/deb")" "$root"
+    install -d -m 0755 "$root/usr/share/cloudstack-management/lib" "$root/etc/default" "$root/etc/cloudstack/management" \
+        "$root/run" "$root/var/log/cloudstack"
     : > "$root/usr/share/cloudstack-management/lib/cloudstack-$version.jar"
     install -m 0644 "$SRC/packaging/systemd/cloudstack-management.default" "$root/etc/default/cloudstack-management"
-    install -m 0644 "$OVERLAY/cks-state-overlay.jar" "$OVERLAY/cks-state.jar" "$root/usr/share/cks-state/lib/"
-    install -m 0644 "$OVERLAY/libcks_state.so" "$root/usr/lib/cks-state/"
-    install -m 0755 "$ROOT/packaging/bin/cks-state-start" "$root/usr/share/cks-state/bin/"
-    install -m 0644 "$ROOT/packaging/bin/cks-state-checks.sh" "$root/usr/share/cks-state/bin/"
-    library_version > "$root/usr/share/cks-state/version"
-    if [ "$variant" = mismatch ]; then
-        line_field "$LINE" release > "$root/usr/share/cks-state/cloudstack-release"
-    else
-        cp "$OVERLAY/cloudstack-release" "$root/usr/share/cks-state/cloudstack-release"
+    install -m 0640 "$dir/conf/db.properties" "$root/etc/cloudstack/management/db.properties"
+    ln -s "$(readlink -f "$(command -v java)")" "$root/usr/bin/java"
+    ln -s "$dir/log" "$root/var/log/cloudstack/management"
+    [ "$variant" != mismatch ] || line_field "$LINE" release > "$root/usr/share/cks-state/cloudstack-release"
+    ip netns exec "${NS}ms$n" "$root/usr/share/cks-state/bin/cks-state-start" "$root" 2> "$dir/log/start-check.log"
+}
+
+# overlay doctor N [java11]: the package's doctor on server N's root, in its namespace, for the account the
+# server runs as (root here); java11: with a Java 11 in the place of /usr/bin/java. Its output and exit code.
+overlay_doctor() {
+    local n=$1 fault=${2:-} root rc=0
+    root="$(server_dir "$n")/root"
+    if [ "$fault" = java11 ]; then
+        mv "$root/usr/bin/java" "$root/usr/bin/java.real"
+        printf '#!/bin/sh\necho '"'"'openjdk version "11.0.21" 2023-10-17'"'"' >&2\n' > "$root/usr/bin/java"
+        chmod 0755 "$root/usr/bin/java"
     fi
-    "$root/usr/share/cks-state/bin/cks-state-start" "$root" 2>/dev/null
+    ip netns exec "${NS}ms$n" "$root/usr/share/cks-state/bin/cks-state-doctor" --root "$root" --user root || rc=$?
+    [ "$fault" != java11 ] || mv -f "$root/usr/bin/java.real" "$root/usr/bin/java"
+    return $rc
 }

@@ -6,6 +6,7 @@ cks-state's library (compat), and in the overlay run the package's overlay check
 another release."""
 import json
 import os
+import subprocess
 
 from cloud import Failure
 
@@ -14,7 +15,9 @@ class ServerVariants:
     def overlay_ran(self):
         """The as-released build with the package's overlay first on its class path, as the package's start check
         decided: every server bound cks-state with the native library loaded in place from the package's file (no
-        extraction), and recovered; then a server whose package was built for another release starts stock."""
+        extraction), and recovered; the package's doctor finds no problem there, and names a Java 11 given it. Then
+        a server whose package was built for another release starts stock, raises a management-server alert naming
+        the mismatch, and its doctor names it."""
         bound = [s["bound"] for s in self.report["servers"] + self.report["restarts"]]
         in_place = all(b and ("/root/usr/lib/cks-state/libcks_state.so)") in b for b in bound)
         overlay = {"recovered": self.report["clusters_recovered"] >= 1 and not self.report["stuck_clusters"],
@@ -22,17 +25,37 @@ class ServerVariants:
         self.report["overlay"] = overlay
         if not in_place:
             raise Failure("a server with the overlay did not load the package's library in place: %s" % bound)
+        overlay["doctor"] = self.doctor(1, "no problem")
+        overlay["doctor_java11"] = self.doctor(1, "problem: java: /usr/bin/java is Java 11.0.21, and cks-state needs 17",
+                                               "java11")
         # The package built for another release: its start check leaves the overlay off, and the server starts
-        # as released (no binding of cks-state), saying why.
+        # as released (no binding of cks-state), saying why in its status and in CloudStack's alert list.
         self.servers.start(3, variant="mismatch")
         with open(os.path.join(self.args.out, "ms3", "root", "run", "cks-state", "status")) as f:
             overlay["mismatch_status"] = f.read().strip()
         overlay["mismatch_bound"] = self.servers.bound_line(3)
         overlay["mismatch_started_stock"] = (overlay["mismatch_bound"] is None and overlay["mismatch_status"].startswith("stock:")
                                              and "is installed" in overlay["mismatch_status"])
+        alerts = self.api(3).call("listAlerts", type=14).get("alert", [])
+        named = [a["description"] for a in alerts if "without cks-state" in a.get("description", "")
+                 and "is installed" in a.get("description", "")]
+        overlay["mismatch_alert"] = named[0] if len(named) == 1 else None
+        overlay["mismatch_alerts"] = len(named)
+        overlay["doctor_mismatch"] = self.doctor(3, "problem: cks-state's overlay is built for CloudStack ")
         self.servers.kill(3)
-        if not overlay["mismatch_started_stock"]:
-            raise Failure("the server with an overlay for another release: %s" % json.dumps(overlay))
+        doctors = [overlay["doctor"], overlay["doctor_java11"], overlay["doctor_mismatch"]]
+        if not (overlay["mismatch_started_stock"] and overlay["mismatch_alert"] and all(d["as_expected"] for d in doctors)):
+            raise Failure("the package's doctor, or the server with an overlay for another release: %s" % json.dumps(overlay))
+
+    def doctor(self, n, expected, fault=None):
+        """The package's doctor on server n (a fault given): exit 0 with "no problem", else exit 1 with the line
+        naming the fault."""
+        run = subprocess.run([self.args.script, "overlay", "doctor", str(n)] + ([fault] if fault else []),
+                             capture_output=True, text=True, timeout=300)
+        lines = run.stdout.splitlines()
+        named = [l for l in lines if l.startswith(expected) or (expected == "no problem" and l == "cks-state doctor: no problem")]
+        return {"exit": run.returncode, "lines": lines, "stderr": run.stderr.strip()[-500:],
+                "as_expected": run.returncode == (0 if expected == "no problem" else 1) and len(named) == 1}
 
     def library_unavailable(self):
         """A third server on a hardened host: its temp folder, home and /var/tmp mounted noexec, so cks-state's

@@ -10,7 +10,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code cks-state} tool an operator runs (table, rules, scan, explain, schema). Add a subcommand by
+ * The {@code cks-state} tool an operator runs (table, rules, scan, explain, schema, alert). Add a subcommand by
  * adding its class to {@code subcommands}; the simulator's jar adds {@code simulate} ({@link #launch}).
  */
 @Command(name = "cks-state",
@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             ScanCommand.class,
             ExplainCommand.class,
             SchemaCommand.class,
+            AlertCommand.class,
         })
 public final class CksStateCommand implements Runnable {
     /** The simulator's command, in the simulator's jar only. */
