@@ -8,7 +8,7 @@ SIMULATOR_JAR := java/target/cks-state-simulator.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check lint cloudstack package package-test series-commits e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
+.PHONY: check lint cloudstack package package-test package-release-test series-commits e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
 
 # The first run is quick: this machine's native library only (build-host); the cross builds for the
 # other platforms belong to `make build`, `make test` and the jars that ship.
@@ -28,7 +28,7 @@ build-host:
 	rm -rf java/library/target/classes/native
 	cd java && $(MVN) -Phost -DskipTests package
 
-test: shared toolchains scripts-test rust-test java-test bench-build platform-test cloudstack package-test standin-test
+test: shared toolchains scripts-test rust-test java-test bench-build platform-test cloudstack package-test package-release-test standin-test
 
 # The tests read CloudStack's sources from ../shared (README: "../shared"): without it, stop at once
 # with one line naming CKS_SHARED_DIR, not minutes later in a test.
@@ -108,6 +108,11 @@ package: shared
 # start check (scripts/package-test.sh; as root).
 package-test: package
 	@for line in $$(awk -F'\t' '!/^#/ && NF { print $$1 }' cloudstack/lines.tsv); do scripts/package-test.sh $$line || exit 1; done
+
+# The packages built from a release's own source as Apache publishes it (apache-cloudstack-<v>-src.tar.bz2
+# and its .sha512: scripts/package.sh release), here 4.20's repacked so: the same overlay as make package's.
+package-release-test: package
+	scripts/package-release-build-test.sh 4.20
 
 # Every commit of each series builds (after `make cloudstack`, whose modules and library jar it uses):
 # what a reviewer taking the series patch by patch, or git bisect, meets. .ci/run runs it after make test.

@@ -29,7 +29,8 @@
 #                                          released, no series, in <work>/<line>-unpatched
 #
 # The sources are the tarballs of cloudstack/lines.tsv in the shared folder (scripts/shared.sh),
-# checked against their SHA256SUMS. CloudStack's build reaches beyond Maven Central in three places
+# checked against their SHA256SUMS; or a release's own (CKS_CLOUDSTACK_SOURCE, checked by its SHA-512:
+# scripts/package.sh release). CloudStack's build reaches beyond Maven Central in three places
 # (../shared/cloudstack/README.md); the workarounds are here:
 #   1. trilead-ssh2 under the jenkins coordinates (install_trilead);
 #   2. -Dcs.opensaml.version=2.6.4 on every Maven run (MVN_FLAGS);
@@ -68,7 +69,8 @@ extract() {
     local dest="$1"
     rm -rf "$dest"
     mkdir -p "$dest"
-    tar -xzf "$TARBALL" -C "$dest" --strip-components=1
+    # gzip (git archive) or bzip2 (Apache's source release): tar tells by the content.
+    tar -xf "$TARBALL" -C "$dest" --strip-components=1
     mkdir -p "$dest/engine/schema/dist/systemvm-templates"
     : > "$dest/engine/schema/dist/systemvm-templates/sha512sum.txt"
     : > "$dest/engine/schema/dist/systemvm-templates/md5sum.txt"

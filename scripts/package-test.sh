@@ -13,7 +13,8 @@
 #   3. what each package installs: on the server's class path only the overlay (classes of the
 #      modules the series patches, no other module's, no third party's) and the library;
 #   4. cks-state doctor (scripts/package-doctor-test.sh); 5. the alert a stock start raises in
-#      CloudStack's database (scripts/package-alert-test.sh).
+#      CloudStack's database (scripts/package-alert-test.sh); 6. scripts/package.sh release's
+#      checksum (scripts/package-release-test.sh).
 # Runs as root (the start check trusts only root's files); needs dpkg-deb, dpkg and rpm.
 #
 #   scripts/package-test.sh LINE
@@ -325,8 +326,13 @@ source "$ROOT/scripts/package-doctor-test.sh"
 # shellcheck source=package-alert-test.sh
 source "$ROOT/scripts/package-alert-test.sh"
 
+# ---- 6. a release's own source, refused unless its checksum vouches for it: scripts/package-release-test.sh
+# shellcheck source=package-release-test.sh
+source "$ROOT/scripts/package-release-test.sh"
+
 test_start_check
 test_alert
+test_release_source
 test_dpkg
 test_rpm
 test_contents

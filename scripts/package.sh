@@ -13,6 +13,13 @@
 #   scripts/package.sh packages LINE  the packages only, from the overlay and cloudstack-release there
 #   scripts/package.sh deb LINE       the .deb of this machine's architecture only (its path; the e2e's
 #                                     servers unpack it)
+#   scripts/package.sh release LINE TARBALL SHA512
+#                                     the packages for the release whose own source TARBALL is (Apache's
+#                                     apache-cloudstack-<version>-src.tar.bz2 with the .sha512 file
+#                                     published beside it, or a git archive of its tag and its SHA-512):
+#                                     checked first; then its modules built (once), the line's series
+#                                     applied and tested on it (scripts/cloudstack.sh test), and the
+#                                     packages into target/package/<tarball's name>/<line>/
 #   scripts/package.sh contents FILE  what a package installs, one path per line
 #   scripts/package.sh tools          install rpmbuild (Debian's rpm package) when it is missing
 #
@@ -124,6 +131,25 @@ stage() {
     find "$dir" -exec touch -h -d @0 {} +
 }
 
+cmd_release() {
+    local line="${1:?usage: $0 release LINE TARBALL SHA512}" tarball="${2:?usage: $0 release LINE TARBALL SHA512}"
+    local sha512="${3:?usage: $0 release LINE TARBALL SHA512 (the .sha512 file published beside the tarball, or its hex)}" name
+    line_field "$line" tarball >/dev/null || exit 1
+    [ -f "$tarball" ] || die "no file $tarball"
+    CKS_CLOUDSTACK_SOURCE="$(realpath "$tarball")"
+    [ ! -f "$sha512" ] || sha512="$(realpath "$sha512")"
+    export CKS_CLOUDSTACK_SOURCE CKS_CLOUDSTACK_SOURCE_SHA512="$sha512"
+    source_sha512_checked || die "$tarball: refused, nothing built"
+    log "$line: ${tarball##*/}: SHA-512 matches"
+    name="${tarball##*/}"
+    name="${name%%.tar*}"
+    export CKS_CLOUDSTACK_WORK="$ROOT/target/cloudstack-release/$name"
+    WORK_ROOT="$CKS_CLOUDSTACK_WORK"
+    OUT_ROOT="${CKS_PACKAGE_OUT:-$ROOT/target/package}/$name"
+    "$ROOT/scripts/cloudstack.sh" test "$line"
+    cmd_build "$line"
+}
+
 cmd_build() {
     cmd_overlay "${1:?usage: $0 build LINE}"
     cmd_packages "$1"
@@ -221,6 +247,7 @@ case "${1:-}" in
     build) shift; cmd_build "$@" ;;
     packages) shift; cmd_packages "$@" ;;
     deb) shift; cmd_deb "$@" ;;
+    release) shift; cmd_release "$@" ;;
     contents) shift; cmd_contents "$@" ;;
-    *) die "usage: $0 overlay LINE | build LINE | packages LINE | deb LINE | contents FILE | tools" ;;
+    *) die "usage: $0 overlay LINE | build LINE | packages LINE | deb LINE | release LINE TARBALL SHA512 | contents FILE | tools" ;;
 esac

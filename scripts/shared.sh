@@ -58,9 +58,15 @@ line_field() {
     echo "$value"
 }
 
-# The source tarball of LINE, checked against SHA256SUMS beside it; prints its path.
+# The source tarball of LINE, checked against SHA256SUMS beside it; prints its path. With
+# CKS_CLOUDSTACK_SOURCE set (scripts/package.sh release), that tarball instead, checked first.
 line_tarball() {
     local dir name path sums want got
+    if [ -n "${CKS_CLOUDSTACK_SOURCE:-}" ]; then
+        source_sha512_checked || return 1
+        echo "$CKS_CLOUDSTACK_SOURCE"
+        return 0
+    fi
     dir="$(shared_dir)" || return 1
     name="$(line_field "$1" tarball)" || return 1
     path="$dir/cloudstack/$name"
@@ -68,9 +74,41 @@ line_tarball() {
     echo "$path"
 }
 
-# The sha256 of a tarball, checked against the SHA256SUMS beside it.
+# A release's own source, CKS_CLOUDSTACK_SOURCE (Apache's apache-cloudstack-<version>-src.tar.bz2, or a git
+# archive of the release's tag), checked by its SHA-512: CKS_CLOUDSTACK_SOURCE_SHA512 is the .sha512 file
+# published beside it (sha512sum's "HEX  NAME", or gpg --print-md's "NAME: HEX HEX ...") or the hex itself.
+source_sha512_checked() {
+    local file="$CKS_CLOUDSTACK_SOURCE" given="${CKS_CLOUDSTACK_SOURCE_SHA512:-}" want named got
+    [ -f "$file" ] || { echo "shared.sh: CKS_CLOUDSTACK_SOURCE: no file $file" >&2; return 1; }
+    [ -n "$given" ] || { echo "shared.sh: $file: no SHA-512 to check it by (CKS_CLOUDSTACK_SOURCE_SHA512: the .sha512 file published beside it, or its hex)" >&2; return 1; }
+    if [ -f "$given" ]; then
+        if grep -qiE '^[0-9a-f]{128}[[:space:]]' "$given"; then
+            want="$(awk 'NR == 1 { print tolower($1) }' "$given")"
+            named="$(awk 'NR == 1 { sub(/^\*/, "", $2); print $2 }' "$given")"
+        else
+            want="$(sed 's/^[^:]*://' "$given" | tr -d ' \t\r\n' | tr 'A-F' 'a-f')"
+            named="$(sed -n '1s/:.*//p' "$given")"
+        fi
+        if [ -n "$named" ] && [ "${named##*/}" != "${file##*/}" ]; then
+            echo "shared.sh: $given is the SHA-512 of ${named##*/}, not of ${file##*/}" >&2
+            return 1
+        fi
+    else
+        want="$(printf '%s' "$given" | tr 'A-F' 'a-f')"
+    fi
+    printf '%s' "$want" | grep -qxE '[0-9a-f]{128}' || { echo "shared.sh: ${CKS_CLOUDSTACK_SOURCE_SHA512}: no SHA-512 in it" >&2; return 1; }
+    got="$(sha512sum "$file" | cut -d' ' -f1)"
+    [ "$want" = "$got" ] || { echo "shared.sh: ${file##*/}: its SHA-512 is $got, and the checksum given says $want: not the release's source, or damaged" >&2; return 1; }
+}
+
+# The sha256 of a tarball, checked against the SHA256SUMS beside it (a release's own source: by its SHA-512).
 tarball_sha256() {
     local sums name want got
+    if [ -n "${CKS_CLOUDSTACK_SOURCE:-}" ] && [ "$1" = "$CKS_CLOUDSTACK_SOURCE" ]; then
+        source_sha512_checked || return 1
+        sha256sum "$1" | cut -d' ' -f1
+        return 0
+    fi
     sums="$(dirname "$1")/SHA256SUMS"
     name="$(basename "$1")"
     [ -f "$sums" ] || { echo "shared.sh: no SHA256SUMS beside $1" >&2; return 1; }
