@@ -21,7 +21,7 @@
 #                                     applied and tested on it (scripts/cloudstack.sh test), and the
 #                                     packages into target/package/<tarball's name>/<line>/
 #   scripts/package.sh contents FILE  what a package installs, one path per line
-#   scripts/package.sh tools          install rpmbuild (Debian's rpm package) when it is missing
+#   scripts/package.sh tools          install rpmbuild (Debian's rpm package) and bzip2 when missing
 #
 # Needs make build (the library and tool jars), dpkg-deb, and rpmbuild (Debian's rpm package: the
 # tools command installs it, as make package does).
@@ -232,13 +232,15 @@ cmd_contents() {
 }
 
 cmd_tools() {
-    command -v rpmbuild >/dev/null && command -v dpkg-deb >/dev/null && return 0
-    log "installing rpm (rpmbuild) from Debian's packages"
+    # rpmbuild for the .rpm files; bzip2 for Apache's source releases (release).
+    command -v rpmbuild >/dev/null && command -v dpkg-deb >/dev/null && command -v bzip2 >/dev/null && return 0
+    log "installing rpm (rpmbuild) and bzip2 from Debian's packages"
     local sudo=()
     [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
     "${sudo[@]}" apt-get update -q </dev/null >&2
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rpm </dev/null >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q rpm bzip2 </dev/null >&2
     command -v rpmbuild >/dev/null || die "rpmbuild still missing after apt-get install rpm"
+    command -v bzip2 >/dev/null || die "bzip2 still missing after apt-get install bzip2"
 }
 
 case "${1:-}" in
