@@ -7,14 +7,19 @@
 # starts stock all the same, in bounded time, and says why no alert was raised.
 
 alert_rows() {
-    "$MARIADB_CLIENT" -N -B -e "SELECT CONCAT_WS(' ', type, name, data_center_id, sent_count, archived) FROM alert
+    "$MARIADB_CLIENT" -N -B -e "SELECT CONCAT_WS(' ', type, name, data_center_id, IFNULL(pod_id, 'null'), sent_count, archived) FROM alert
         WHERE subject LIKE 'Management server %started without cks-state: %built for CloudStack $RELEASE and CloudStack $NEXT is installed%'" \
         "${DB_ARGS[@]}"
 }
 
 test_alert() {
-    local r="$TMP/alert" url host port db user password started took stopped_db=""
+    local r url host port db user password started took stopped_db=""
+    # The tool runs as the server's account (nobody here), which must reach the root: not under a 0700 folder.
+    r="$(mktemp -d -p /var/lib cks-state-package-alert.XXXXXX)"
+    chmod 0755 "$r"
     scratch_root "$r" "$RELEASE"
+    ln -s "$(readlink -f "$(command -v java)")" "$r/usr/bin/java"
+    export CKS_STATE_SERVER_USER=nobody
     mv "$r/usr/share/cloudstack-management/lib/cloudstack-$RELEASE.jar" "$r/usr/share/cloudstack-management/lib/cloudstack-$NEXT.jar"
     start_check "$r" "alert without db.properties"
     expect_status "$r" "stock: *built for CloudStack $RELEASE and CloudStack $NEXT is installed*" "alert without db.properties"
@@ -53,14 +58,22 @@ print(s.getsockname()[1], flush=True); time.sleep(120)' > "$TMP/silent.port" &
         "$user" "$password" "$host" "$port" "$db" > "$r/etc/cloudstack/management/db.properties"
     start_check "$r" "alert raised"
     expect_status "$r" "stock: *built for CloudStack $RELEASE and CloudStack $NEXT is installed*" "alert raised"
-    [ "$(alert_rows)" = "14 ALERT.MANAGEMENT 0 1 0" ] && grep -q "raised management-server alert [0-9]" "$TMP/start.err" \
+    [ "$(alert_rows)" = "14 ALERT.MANAGEMENT 0 null 1 0" ] && grep -q "raised management-server alert [0-9]" "$TMP/start.err" \
         && log "ok: alert: raised in CloudStack's alert list: $(grep -m1 'raised management-server alert' "$TMP/start.err")" \
         || fail "alert raised: rows '$(alert_rows)', said: $(cat "$TMP/start.err")"
     start_check "$r" "alert raised again"
-    [ "$(alert_rows)" = "14 ALERT.MANAGEMENT 0 1 0" ] && grep -q "left as it is" "$TMP/start.err" \
+    [ "$(alert_rows)" = "14 ALERT.MANAGEMENT 0 null 1 0" ] && grep -q "left as it is" "$TMP/start.err" \
         && log "ok: alert: a second start leaves the unarchived alert as it is" \
         || fail "alert raised again: rows '$(alert_rows)', said: $(cat "$TMP/start.err")"
+    # Never as root unless told: without the server's account, no alert.
     "$MARIADB_CLIENT" -e "DELETE FROM alert WHERE subject LIKE 'Management server %started without cks-state: %'" "${DB_ARGS[@]}"
+    CKS_STATE_SERVER_USER=no-such-user start_check "$r" "alert without the server's account"
+    [ -z "$(alert_rows)" ] && grep -qF "no alert raised: no user no-such-user" "$TMP/start.err" \
+        && log "ok: alert: none without the server's account, said so" \
+        || fail "alert without the server's account: rows '$(alert_rows)', said: $(cat "$TMP/start.err")"
+    "$MARIADB_CLIENT" -e "DELETE FROM alert WHERE subject LIKE 'Management server %started without cks-state: %'" "${DB_ARGS[@]}"
+    unset CKS_STATE_SERVER_USER
+    rm -rf "$r"
     [ -z "$stopped_db" ] || scripts_mariadb stop >/dev/null
 }
 

@@ -32,9 +32,14 @@ test_release_source() {
     refused "no checksum given" "usage:" "$LINE" "$tarball"
     # gpg --print-md's layout (older Apache releases): the name, then the hex in groups, over lines.
     printf '%s: %s\n' "$(basename "$tarball")" "$(printf '%s' "$sum" | tr 'a-f' 'A-F' | sed 's/.\{8\}/& /g; s/.\{45\}/&\n/')" > "$TMP/gpg.sha512"
-    if (export CKS_CLOUDSTACK_SOURCE="$tarball" CKS_CLOUDSTACK_SOURCE_SHA512="$TMP/gpg.sha512"; source_sha512_checked); then
-        log "ok: release source: a SHA-512 in gpg --print-md's layout is read"
-    else
-        fail "release source: the SHA-512 in gpg --print-md's layout was not read: $(cat "$TMP/gpg.sha512")"
-    fi
+    # A SHA512SUMS of several files, written on Windows (CRLF): the tarball's own line.
+    printf '%s  other.tar.gz\r\n%s *%s\r\n' "$(printf '%0128d' 7)" "$sum" "$(basename "$tarball")" > "$TMP/sums.sha512"
+    local layout
+    for layout in gpg sums; do
+        if (export CKS_CLOUDSTACK_SOURCE="$tarball" CKS_CLOUDSTACK_SOURCE_SHA512="$TMP/$layout.sha512"; source_sha512_checked); then
+            log "ok: release source: a SHA-512 file in the $layout layout is read"
+        else
+            fail "release source: the SHA-512 file in the $layout layout was not read: $(cat -A "$TMP/$layout.sha512")"
+        fi
+    done
 }

@@ -78,16 +78,21 @@ line_tarball() {
 # archive of the release's tag), checked by its SHA-512: CKS_CLOUDSTACK_SOURCE_SHA512 is the .sha512 file
 # published beside it (sha512sum's "HEX  NAME", or gpg --print-md's "NAME: HEX HEX ...") or the hex itself.
 source_sha512_checked() {
-    local file="$CKS_CLOUDSTACK_SOURCE" given="${CKS_CLOUDSTACK_SOURCE_SHA512:-}" want named got
+    local file="$CKS_CLOUDSTACK_SOURCE" given="${CKS_CLOUDSTACK_SOURCE_SHA512:-}" want named got content line
     [ -f "$file" ] || { echo "shared.sh: CKS_CLOUDSTACK_SOURCE: no file $file" >&2; return 1; }
     [ -n "$given" ] || { echo "shared.sh: $file: no SHA-512 to check it by (CKS_CLOUDSTACK_SOURCE_SHA512: the .sha512 file published beside it, or its hex)" >&2; return 1; }
     if [ -f "$given" ]; then
-        if grep -qiE '^[0-9a-f]{128}[[:space:]]' "$given"; then
-            want="$(awk 'NR == 1 { print tolower($1) }' "$given")"
-            named="$(awk 'NR == 1 { sub(/^\*/, "", $2); print $2 }' "$given")"
+        content="$(tr -d '\r' < "$given")"
+        if printf '%s\n' "$content" | grep -qiE '^[0-9a-f]{128}[[:space:]]'; then
+            # sha512sum's layout, a file a line: the line of this file, else the first.
+            line="$(printf '%s\n' "$content" | awk -v n="${file##*/}" '{ m = $2; sub(/^\*/, "", m); sub(/.*\//, "", m) }
+                m == n { print; exit }')"
+            [ -n "$line" ] || line="$(printf '%s\n' "$content" | head -n 1)"
+            want="$(printf '%s\n' "$line" | awk '{ print tolower($1) }')"
+            named="$(printf '%s\n' "$line" | awk '{ sub(/^\*/, "", $2); print $2 }')"
         else
-            want="$(sed 's/^[^:]*://' "$given" | tr -d ' \t\r\n' | tr 'A-F' 'a-f')"
-            named="$(sed -n '1s/:.*//p' "$given")"
+            want="$(printf '%s\n' "$content" | sed 's/^[^:]*://' | tr -d ' \t\n' | tr 'A-F' 'a-f')"
+            named="$(printf '%s\n' "$content" | sed -n '1s/:.*//p')"
         fi
         if [ -n "$named" ] && [ "${named##*/}" != "${file##*/}" ]; then
             echo "shared.sh: $given is the SHA-512 of ${named##*/}, not of ${file##*/}" >&2
@@ -97,7 +102,7 @@ source_sha512_checked() {
         want="$(printf '%s' "$given" | tr 'A-F' 'a-f')"
     fi
     printf '%s' "$want" | grep -qxE '[0-9a-f]{128}' || { echo "shared.sh: ${CKS_CLOUDSTACK_SOURCE_SHA512}: no SHA-512 in it" >&2; return 1; }
-    got="$(sha512sum "$file" | cut -d' ' -f1)"
+    got="$(sha512sum < "$file" | cut -d' ' -f1)"
     [ "$want" = "$got" ] || { echo "shared.sh: ${file##*/}: its SHA-512 is $got, and the checksum given says $want: not the release's source, or damaged" >&2; return 1; }
 }
 

@@ -32,7 +32,9 @@ start_check() {
     ln -s "$(readlink -f "$(command -v java)")" "$root/usr/bin/java"
     ln -s "$dir/log" "$root/var/log/cloudstack/management"
     [ "$variant" != mismatch ] || line_field "$LINE" release > "$root/usr/share/cks-state/cloudstack-release"
-    ip netns exec "${NS}ms$n" "$root/usr/share/cks-state/bin/cks-state-start" "$root" 2> "$dir/log/start-check.log"
+    # The server runs as root here: the alert's tool runs as its account.
+    CKS_STATE_SERVER_USER=root ip netns exec "${NS}ms$n" "$root/usr/share/cks-state/bin/cks-state-start" "$root" \
+        2> "$dir/log/start-check.log"
 }
 
 # overlay doctor N [java11]: the package's doctor on server N's root, in its namespace, for the account the

@@ -7,8 +7,9 @@ another release."""
 import json
 import os
 import subprocess
+import time
 
-from cloud import Failure
+from cloud import Failure, msid_of
 
 
 class ServerVariants:
@@ -43,9 +44,40 @@ class ServerVariants:
         overlay["mismatch_alerts"] = len(named)
         overlay["doctor_mismatch"] = self.doctor(3, "problem: cks-state's overlay is built for CloudStack ")
         self.servers.kill(3)
+        overlay["drain"] = self.drain(2)
         doctors = [overlay["doctor"], overlay["doctor_java11"], overlay["doctor_mismatch"]]
-        if not (overlay["mismatch_started_stock"] and overlay["mismatch_alert"] and all(d["as_expected"] for d in doctors)):
+        if not (overlay["mismatch_started_stock"] and overlay["mismatch_alert"] and all(d["as_expected"] for d in doctors)
+                and overlay["drain"]["as_expected"]):
             raise Failure("the package's doctor, or the server with an overlay for another release: %s" % json.dumps(overlay))
+
+    def drain(self, n, wait=180):
+        """The operator pages' drain before an install, on server n: prepareForShutdown (4.20, 4.21) or
+        prepareForMaintenance (4.22 and later), readyForShutdown until it says ready (bounded), then the cancel, after
+        which the server is Up again."""
+        api = self.api(n)
+        ms = self.db.query("SELECT uuid FROM mshost WHERE msid = %d AND removed IS NULL" % msid_of(n))[0][0]
+        maintenance = tuple(int(x) for x in self.args.release.split(".")[:2]) >= (4, 22)
+        prepare, cancel = ("prepareForMaintenance", "cancelMaintenance") if maintenance else ("prepareForShutdown", "cancelShutdown")
+        info = {"prepare": prepare, "ready": False, "cancelled": False, "as_expected": False}
+        api.call(prepare, managementserverid=ms)
+        end = time.time() + wait
+        while time.time() < end:
+            state = shutdown_state(api.call("readyForShutdown", managementserverid=ms))
+            info["readyforshutdown"] = state
+            if state.get("readyforshutdown") in (True, "true"):
+                info["ready"] = True
+                break
+            time.sleep(3)
+        info["seconds"] = round(wait - (end - time.time()), 1)
+        api.call(cancel, managementserverid=ms)
+        after = shutdown_state(api.call("readyForShutdown", managementserverid=ms))
+        info["after_cancel"] = after
+        up = self.db.query("SELECT state FROM mshost WHERE msid = %d AND removed IS NULL" % msid_of(n))[0][0]
+        info["state_after"] = up
+        info["cancelled"] = after.get("shutdowntriggered") in (False, "false") and after.get("maintenanceinitiated") in (
+            None, False, "false") and up == "Up"
+        info["as_expected"] = info["ready"] and info["cancelled"]
+        return info
 
     def doctor(self, n, expected, fault=None):
         """The package's doctor on server n (a fault given): exit 0 with "no problem", else exit 1 with the line
@@ -105,3 +137,11 @@ class ServerVariants:
         info["delete"] = {"cluster": cid, "outcome": entry["outcome"], "error": entry["error"], "state": state,
                           "removed": str(removed) == "1"}
         info["delete_ok"] = entry["outcome"] == "succeeded" and state == "Destroyed" and str(removed) == "1"
+
+
+def shutdown_state(answer):
+    """readyForShutdown's object (readyforshutdown, shutdowntriggered, ...), wrapped in its name or not."""
+    for value in answer.values():
+        if isinstance(value, dict) and "readyforshutdown" in value:
+            return value
+    return answer

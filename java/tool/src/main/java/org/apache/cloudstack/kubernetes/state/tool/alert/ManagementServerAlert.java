@@ -14,7 +14,7 @@ import java.util.UUID;
 /**
  * A management-server alert in CloudStack's alert list (listAlerts, the UI's Alerts), recorded as
  * {@code AlertManagerImpl.sendAlert} records one for {@code ALERT_TYPE_MANAGEMENT_NODE}
- * (server/src/main/java/com/cloud/alert/AlertManagerImpl.java): zone 0, pod 0, sent once, times in UTC
+ * (server/src/main/java/com/cloud/alert/AlertManagerImpl.java): zone 0, no pod (it finds no pod 0), sent once, times in UTC
  * as CloudStack's DAOs write them. Its e-mail is CloudStack's to send; this only records it.
  */
 public final class ManagementServerAlert {
@@ -49,7 +49,7 @@ public final class ManagementServerAlert {
         }
         LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC).withNano(0);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO alert (uuid, type, cluster_id, pod_id, data_center_id,"
-                + " subject, content, sent_count, created, last_sent, archived, name) VALUES (?, ?, NULL, 0, 0, ?, ?, 1, ?, ?, 0, ?)",
+                + " subject, content, sent_count, created, last_sent, archived, name) VALUES (?, ?, NULL, NULL, 0, ?, ?, 1, ?, ?, 0, ?)",
                 PreparedStatement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, UUID.randomUUID().toString());
             ps.setInt(2, TYPE);

@@ -29,7 +29,7 @@ class AlertCommandTest {
                         + " content, ABS(TIMESTAMPDIFF(MINUTE, created, UTC_TIMESTAMP())) < 5, created = last_sent,"
                         + " uuid IS NOT NULL FROM alert WHERE subject = '" + SUBJECT + "' ORDER BY id")) {
             while (rs.next()) {
-                rows.add(rs.getInt(1) + " " + rs.getLong(2) + " " + rs.getLong(3) + " " + rs.getString(4) + " " + rs.getInt(5)
+                rows.add(rs.getInt(1) + " " + rs.getLong(2) + " " + rs.getString(3) + " " + rs.getString(4) + " " + rs.getInt(5)
                         + " " + rs.getInt(6) + " " + rs.getString(7) + " " + rs.getString(8) + " " + rs.getBoolean(9) + " "
                         + rs.getBoolean(10) + " " + rs.getBoolean(11));
             }
@@ -58,7 +58,7 @@ class AlertCommandTest {
         ToolRun raised = ToolRun.of(apply);
         assertEquals(0, raised.code(), raised.err());
         assertTrue(raised.out().matches("raised management-server alert \\d+\n"), raised.out());
-        String row = "14 0 0 null 1 0 ALERT.MANAGEMENT built for 4.20.3.0\nsee doctor true true true";
+        String row = "14 0 null null 1 0 ALERT.MANAGEMENT built for 4.20.3.0\nsee doctor true true true";
         assertEquals(List.of(row), alerts(db));
 
         ToolRun again = ToolRun.of(apply);
