@@ -91,8 +91,8 @@ for class in "$PKG/simulate/SimulatorMain.class" "$PKG/testkit/CloudStackRows.cl
 done
 [ "$(unzip -p "$simulator" META-INF/third-party/THIRD-PARTY.txt)" = "$third_party" ] || fail "$(basename "$simulator")'s third-party list is not the CLI jar's"
 out="$(timeout 300 java -jar "$simulator" simulate --operations 60 --seed 7 2>&1)" || fail "java -jar $(basename "$simulator") simulate: $out"
-echo "$out" | grep -qE '^ *double_entries +0$' || fail "simulate on the shaded H2 printed: $(echo "$out" | tail -5)"
-if echo "$out" | grep -qiE 'provider|log4j'; then fail "the simulator jar printed a logging notice: $(echo "$out" | grep -iE 'provider|log4j' | head -2)"; fi
+grep -qE '^ *double_entries +0$' <<< "$out" || fail "simulate on the shaded H2 printed: $(echo "$out" | tail -5)"
+if grep -qiE 'provider|log4j' <<< "$out"; then fail "the simulator jar printed a logging notice: $(echo "$out" | grep -iE 'provider|log4j' | head -2)"; fi
 echo "check-artifacts: $(basename "$simulator"): the tool, simulate and the test kit; the CLI jar's notices and third-party list; a simulate runs"
 
 # H2 as stock H2: a database file written by stock H2 (the same version, from Maven's local
@@ -115,15 +115,15 @@ out="$(timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url" --user sa --passwo
 out="$(CKS_EMPTY_PASSWORD= timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url" --user sa --password-env CKS_EMPTY_PASSWORD 2>&1)" ||
     fail "scan of a file stock H2 wrote: $out"
 # No version row: the newest table (4.23), which fails a scale back to Running.
-echo "$out" | grep -q 'stuck: Scaling -> Running' || fail "scan of a file stock H2 wrote printed: $out"
+grep -q 'stuck: Scaling -> Running' <<< "$out" || fail "scan of a file stock H2 wrote printed: $out"
 [ "$(sha256sum "$work"/cloud.mv.db)" = "$before" ] || fail "a dry-run scan changed the H2 file"
 [ -z "$(ls "$work" | grep -v '^cloud.mv.db$')" ] || fail "a dry-run scan left files beside the database: $(ls "$work")"
 out="$(timeout 120 java -jar "$cli" scan --jdbc-url "jdbc:h2:file:$work/missing;MODE=MySQL" 2>&1)" && rc=0 || rc=$?
-[ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q 'no such database' ||
+[ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && grep -q 'no such database' <<< "$out" ||
     fail "scan of a missing H2 database (exit $rc): $out"
 ! ls "$work"/missing* >/dev/null 2>&1 || fail "scan of a missing H2 database created one: $(ls "$work")"
 out="$(timeout 120 java -jar "$cli" scan --jdbc-url "$h2_url;NO_SUCH_SETTING=1" 2>&1)" && rc=0 || rc=$?
-[ $rc -eq 1 ] && echo "$out" | grep -q 'Unsupported connection setting "NO_SUCH_SETTING"' ||
+[ $rc -eq 1 ] && grep -q 'Unsupported connection setting "NO_SUCH_SETTING"' <<< "$out" ||
     fail "H2's own messages do not read in the tool (exit $rc): $out"
 echo "check-artifacts: $(basename "$cli"): stock H2 $h2_version reads and writes the same files, its messages read; read-only scans change and create none"
 
@@ -138,6 +138,6 @@ cli_path="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"
 out="$(cd "$work/planted" && LD_LIBRARY_PATH=: timeout 120 java -Djava.library.path="$work/planted" \
     -Djava.io.tmpdir="$work/tmp" -jar "$cli_path" --version 2>&1)" || fail "java -jar $(basename "$cli") --version beside a planted library: $out"
 [ ! -e "$work/planted-ran" ] || fail "$(basename "$cli") loaded the libcks_state.so planted on java.library.path or in its working folder"
-echo "$out" | grep -qE "native ABI [0-9]+" || fail "--version beside a planted library printed: $out"
+grep -qE "native ABI [0-9]+" <<< "$out" || fail "--version beside a planted library printed: $out"
 LD_PRELOAD="$work/planted/libcks_state.so" /bin/true && [ -e "$work/planted-ran" ] || fail "the planted library's marker does not work"
 echo "check-artifacts: $(basename "$cli"): a libcks_state.so planted on java.library.path and in the working folder never ran"

@@ -33,7 +33,7 @@ for jar in "$@"; do
     trap 'rm -rf "$work"' EXIT
     unzip -q -o "$jar" 'native/*' 'META-INF/MANIFEST.MF' -d "$work" || fail "cannot unzip native/ and the manifest"
 
-    tr -d '\r' <"$work/META-INF/MANIFEST.MF" | grep -qx 'Enable-Native-Access: ALL-UNNAMED' ||
+    grep -qx 'Enable-Native-Access: ALL-UNNAMED' <<< "$(tr -d '\r' <"$work/META-INF/MANIFEST.MF")" ||
         fail "the manifest lacks Enable-Native-Access: ALL-UNNAMED"
 
     [ -f "$work/native/platforms" ] || fail "no native/platforms index"
@@ -54,7 +54,7 @@ for jar in "$@"; do
         [ -n "$newest" ] || fail "native/$platform/$LIB requires no GLIBC_ version at all: not a glibc build?"
         [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n1)" = "$GLIBC_FLOOR" ] ||
             fail "native/$platform/$LIB requires GLIBC_$newest, above the $GLIBC_FLOOR floor: $(readelf -V --wide "$so" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tr '\n' ' ')"
-        ! readelf -V --wide "$so" | grep -q GLIBC_PRIVATE || fail "native/$platform/$LIB requires GLIBC_PRIVATE"
+        ! grep -q GLIBC_PRIVATE <<< "$(readelf -V --wide "$so")" || fail "native/$platform/$LIB requires GLIBC_PRIVATE"
         exported="$(readelf --dyn-syms --wide "$so" | grep -c ' Java_org_apache_cloudstack_kubernetes_state_' || true)"
         [ "$exported" -gt 0 ] || fail "native/$platform/$LIB exports no JNI method"
         for path in "$ROOT" "${CARGO_HOME:-$HOME/.cargo}" "$HOME"; do

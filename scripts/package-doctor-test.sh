@@ -16,7 +16,7 @@ doctor() {
 
 expect_line() {
     local out="$1" text="$2" what="$3"
-    printf '%s\n' "$out" | grep -qF -- "$text" && log "ok: doctor, $what" || fail "doctor, $what: no line '$text' in: $out"
+    grep -qF -- "$text" <<< "$out" && log "ok: doctor, $what" || fail "doctor, $what: no line '$text' in: $out"
 }
 
 test_doctor() {
@@ -38,7 +38,7 @@ test_doctor() {
     : > "$r/var/log/cloudstack/management/management-server.log"
 
     out="$(doctor "$r" 2>&1)" && rc=0 || rc=$?
-    if [ "$rc" = 0 ] && ! printf '%s\n' "$out" | grep -q '^problem:'; then
+    if [ "$rc" = 0 ] && ! grep -q '^problem:' <<< "$out"; then
         log "ok: doctor, all well: exit 0, $(printf '%s\n' "$out" | grep -c '^ok:') checks ok"
     else
         fail "doctor, all well: exit $rc: $out"

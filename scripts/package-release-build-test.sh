@@ -40,7 +40,7 @@ built="$OUT/$name/$LINE"
 ls "$built"/*.rpm >/dev/null 2>&1 || die "no .rpm in $built"
 diff <(classes "$OUT/$LINE/cks-state-overlay.jar") <(classes "$built/cks-state-overlay.jar") > "$TMP/classes.diff" \
     || die "the overlay built from $name.tar.bz2 differs from make package's: $(head -20 "$TMP/classes.diff")"
-unzip -p "$built/cks-state-overlay.jar" META-INF/MANIFEST.MF | grep -q "^CloudStack-Source: $name.tar.bz2" \
+grep -q "^CloudStack-Source: $name.tar.bz2" <<< "$(unzip -p "$built/cks-state-overlay.jar" META-INF/MANIFEST.MF)" \
     || die "the overlay's manifest does not name $name.tar.bz2"
 log "ok: $LINE: built from $name.tar.bz2 (its SHA-512 checked) in $took s: $(classes "$built/cks-state-overlay.jar" | wc -l) classes, the same as make package's; a .deb and an .rpm per architecture"
 rm -rf "$ROOT/target/cloudstack-release/$name"

@@ -10,7 +10,7 @@ refused() {
     name="$(basename "$2")"
     name="${name%%.tar*}"
     out="$("$ROOT/scripts/package.sh" release "$@" 2>&1)" || rc=$?
-    if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -qF -- "$expected" && [ ! -e "$ROOT/target/cloudstack-release/$name" ]; then
+    if [ "$rc" -ne 0 ] && grep -qF -- "$expected" <<< "$out" && [ ! -e "$ROOT/target/cloudstack-release/$name" ]; then
         log "ok: release source, $what: refused, nothing extracted: $(printf '%s\n' "$out" | grep -F -- "$expected" | head -n 1)"
     else
         fail "release source, $what: exit $rc, expected '$expected' and no target/cloudstack-release/$name: $out"

@@ -272,9 +272,9 @@ test_command() {
     local r="$1" out
     sed "s|/usr/|$r/usr/|g" "$r/usr/bin/cks-state" > "$TMP/cks-state"
     if out="$(JAVA_TOOL_OPTIONS="-Djava.io.tmpdir=$TMP/no-such-folder" sh "$TMP/cks-state" --version 2>&1)" \
-            && printf '%s\n' "$out" | grep -qF "cks-state $VERSION (native ABI" \
-            && printf '%s\n' "$out" | grep -qF ", from $r/usr/lib/cks-state/libcks_state.so)" \
-            && sh "$TMP/cks-state" rules 2>/dev/null | head -1 | grep -q '^Operation'; then
+            && grep -qF "cks-state $VERSION (native ABI" <<< "$out" \
+            && grep -qF ", from $r/usr/lib/cks-state/libcks_state.so)" <<< "$out" \
+            && grep -q '^Operation' <<< "$(sh "$TMP/cks-state" rules 2>/dev/null | sed -n 1p)"; then
         log "ok: the cks-state command: $(printf '%s\n' "$out" | grep '^cks-state')"
     else
         fail "the cks-state command did not answer with the package's library: $out"
@@ -293,7 +293,7 @@ test_contents() {
     diff -q "$TMP/overlay.list" "$TMP/modules.list" >/dev/null \
         || fail "the overlay is not exactly the patched modules' classes: $(diff "$TMP/overlay.list" "$TMP/modules.list" | head -5 | tr '\n' ' ')"
     classes="$(grep -c . "$TMP/overlay.list")"
-    unzip -p "$OUT/cks-state-overlay.jar" META-INF/MANIFEST.MF | grep -q "^CloudStack-Release: $RELEASE" \
+    grep -q "^CloudStack-Release: $RELEASE" <<< "$(unzip -p "$OUT/cks-state-overlay.jar" META-INF/MANIFEST.MF)" \
         || fail "the overlay's manifest does not name CloudStack $RELEASE"
     # What a package may install: nothing but these (and the folders above them).
     printf '%s\n' /usr/share/cks-state/lib/cks-state-overlay.jar /usr/share/cks-state/lib/cks-state.jar \
@@ -312,7 +312,7 @@ test_contents() {
         [ ! -s "$TMP/missing" ] || fail "$(basename "$pkg") lacks $(tr '\n' ' ' < "$TMP/missing")"
     done
     # The library jar carries cks-state's classes only (scripts/check-artifacts.sh checks it too).
-    if unzip -Z1 "$ROOT/java/library/target/cks-state-$VERSION.jar" | grep '\.class$' | grep -v '^org/apache/cloudstack/kubernetes/state/' | grep -q .; then
+    if grep '\.class$' <<< "$(unzip -Z1 "$ROOT/java/library/target/cks-state-$VERSION.jar")" | grep -v '^org/apache/cloudstack/kubernetes/state/' >/dev/null; then
         fail "the library jar holds classes that are not cks-state's"
     fi
     log "ok: contents: the server's class path gets the overlay ($classes classes of the 3 patched modules) and the library; the cks-state command's jar is apart (/usr/share/cks-state/cli, never on the server's class path)"

@@ -112,7 +112,7 @@ smoke() {
         die "$name: the smoke run failed"
     fi
     echo "$out" | grep -E '^SMOKE|WARNING' >&2 || true
-    if ! echo "$out" | grep -q "^SMOKE OK $platform " || echo "$out" | grep -q 'WARNING'; then
+    if ! grep -q "^SMOKE OK $platform " <<< "$out" || grep -q 'WARNING' <<< "$out"; then
         echo "$out" >&2
         die "$name: no clean SMOKE OK for $platform"
     fi
@@ -159,7 +159,7 @@ no_native_access_warning() {
     local what=$1 out
     shift
     out="$(timeout "$RUN_TIMEOUT" "$@" 2>&1)" || { echo "$out" >&2; die "jdk22+: $what failed"; }
-    if echo "$out" | grep -q 'WARNING: .*restricted method\|WARNING: .*native access'; then
+    if grep -q 'WARNING: .*restricted method\|WARNING: .*native access' <<< "$out"; then
         echo "$out" | grep WARNING >&2
         die "jdk22+: $what printed a native-access warning"
     fi

@@ -83,7 +83,7 @@ source_sha512_checked() {
     [ -n "$given" ] || { echo "shared.sh: $file: no SHA-512 to check it by (CKS_CLOUDSTACK_SOURCE_SHA512: the .sha512 file published beside it, or its hex)" >&2; return 1; }
     if [ -f "$given" ]; then
         content="$(tr -d '\r' < "$given")"
-        if printf '%s\n' "$content" | grep -qiE '^[0-9a-f]{128}[[:space:]]'; then
+        if grep -qiE '^[0-9a-f]{128}[[:space:]]' <<< "$content"; then
             # sha512sum's layout, a file a line: the line of this file, else the first.
             line="$(printf '%s\n' "$content" | awk -v n="${file##*/}" '{ m = $2; sub(/^\*/, "", m); sub(/.*\//, "", m) }
                 m == n { print; exit }')"
@@ -101,7 +101,7 @@ source_sha512_checked() {
     else
         want="$(printf '%s' "$given" | tr 'A-F' 'a-f')"
     fi
-    printf '%s' "$want" | grep -qxE '[0-9a-f]{128}' || { echo "shared.sh: ${CKS_CLOUDSTACK_SOURCE_SHA512}: no SHA-512 in it" >&2; return 1; }
+    grep -qxE '[0-9a-f]{128}' <<< "$want" || { echo "shared.sh: ${CKS_CLOUDSTACK_SOURCE_SHA512}: no SHA-512 in it" >&2; return 1; }
     got="$(sha512sum < "$file" | cut -d' ' -f1)"
     [ "$want" = "$got" ] || { echo "shared.sh: ${file##*/}: its SHA-512 is $got, and the checksum given says $want: not the release's source, or damaged" >&2; return 1; }
 }

@@ -15,7 +15,7 @@ network() {
     for n in "${SERVERS[@]}"; do
         ns="${NS}ms$n"
         resolver "$ns"
-        ip netns list | grep -qw "$ns" || ip netns add "$ns"
+        grep -qw "$ns" <<< "$(ip netns list)" || ip netns add "$ns"
         if ! ip link show "${NS}h$n" >/dev/null 2>&1; then
             ip link add "${NS}h$n" type veth peer name "${NS}p$n"
             ip link set "${NS}h$n" master "$BRIDGE"
@@ -35,7 +35,7 @@ network() {
     done
     # The nodes' namespace: every public address is local there (an AnyIP route), so the port-forwarding
     # rules CKS writes on the simulated virtual router lead to the stand-in.
-    if ! ip netns list | grep -qw "${NS}nodes"; then
+    if ! grep -qw "${NS}nodes" <<< "$(ip netns list)"; then
         ip netns add "${NS}nodes"
         ip link add "${NS}h0" type veth peer name "${NS}p0"
         ip link set "${NS}h0" master "$BRIDGE"
