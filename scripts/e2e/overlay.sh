@@ -37,17 +37,24 @@ start_check() {
         2> "$dir/log/start-check.log"
 }
 
-# overlay doctor N [java11]: the package's doctor on server N's root, in its namespace, for the account the
-# server runs as (root here); java11: with a Java 11 in the place of /usr/bin/java. Its output and exit code.
+# overlay doctor N [java11|noexec]: the package's doctor on server N's root, in its namespace, for the account
+# the server runs as (root here); java11: with a Java 11 in the place of /usr/bin/java; noexec: /tmp and /var/tmp
+# mounted noexec and the server's home group-writable (Debian's cloud home), which matter where the server has
+# no library path (a server started stock). Its output and exit code.
 overlay_doctor() {
-    local n=$1 fault=${2:-} root rc=0
+    local n=$1 fault=${2:-} root rc=0 wrap=()
     root="$(server_dir "$n")/root"
     if [ "$fault" = java11 ]; then
         mv "$root/usr/bin/java" "$root/usr/bin/java.real"
         printf '#!/bin/sh\necho '"'"'openjdk version "11.0.21" 2023-10-17'"'"' >&2\n' > "$root/usr/bin/java"
         chmod 0755 "$root/usr/bin/java"
+    elif [ "$fault" = noexec ]; then
+        install -d -m 0770 "$root/var/lib/cloudstack/management"
+        sed -i "s|^JAVA_OPTS=\"|JAVA_OPTS=\"-Duser.home=$root/var/lib/cloudstack/management |" "$root/etc/default/cloudstack-management"
+        wrap=(unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs -o noexec,mode=1777 tmpfs /tmp &&
+            mount -t tmpfs -o noexec,mode=1777 tmpfs /var/tmp && exec "$@"' sh)
     fi
-    ip netns exec "${NS}ms$n" "$root/usr/share/cks-state/bin/cks-state-doctor" --root "$root" --user root || rc=$?
+    ip netns exec "${NS}ms$n" "${wrap[@]}" "$root/usr/share/cks-state/bin/cks-state-doctor" --root "$root" --user root || rc=$?
     [ "$fault" != java11 ] || mv -f "$root/usr/bin/java.real" "$root/usr/bin/java"
     return $rc
 }

@@ -43,9 +43,15 @@ class ServerVariants:
         overlay["mismatch_alert"] = named[0] if len(named) == 1 else None
         overlay["mismatch_alerts"] = len(named)
         overlay["doctor_mismatch"] = self.doctor(3, "problem: cks-state's overlay is built for CloudStack ")
+        # That stock server has no library path: noexec temp folders and a group-writable home keep the library out.
+        overlay["doctor_noexec"] = self.doctor(3, "problem: as root with the server's options (no -Dcks.state.library.path)"
+                                               " the library could not be extracted and loaded", "noexec")
+        named = [l for l in overlay["doctor_noexec"]["lines"] if "could not be extracted" in l]
+        overlay["doctor_noexec"]["as_expected"] &= bool(named) and "noexec" in named[0] and (
+            "/root/var/lib/cloudstack/management is writable by its group" in named[0])
         self.servers.kill(3)
         overlay["drain"] = self.drain(2)
-        doctors = [overlay["doctor"], overlay["doctor_java11"], overlay["doctor_mismatch"]]
+        doctors = [overlay["doctor"], overlay["doctor_java11"], overlay["doctor_mismatch"], overlay["doctor_noexec"]]
         if not (overlay["mismatch_started_stock"] and overlay["mismatch_alert"] and all(d["as_expected"] for d in doctors)
                 and overlay["drain"]["as_expected"]):
             raise Failure("the package's doctor, or the server with an overlay for another release: %s" % json.dumps(overlay))
