@@ -67,6 +67,11 @@ class ServerVariants:
         maintenance = tuple(int(x) for x in self.args.release.split(".")[:2]) >= (4, 22)
         prepare, cancel = ("prepareForMaintenance", "cancelMaintenance") if maintenance else ("prepareForShutdown", "cancelShutdown")
         info = {"prepare": prepare, "ready": False, "cancelled": False, "as_expected": False}
+        if maintenance:
+            # 4.22's maintenance moves the server's agents to another server of the `host` setting, and refuses to
+            # start without one ("no other active management servers found from 'host' setting").
+            info["host_setting"] = ",".join("%s.1%d" % (self.args.net, m) for m in (1, 2))
+            api.call("updateConfiguration", name="host", value=info["host_setting"])
         api.call(prepare, managementserverid=ms)
         end = time.time() + wait
         while time.time() < end:
