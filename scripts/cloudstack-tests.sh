@@ -9,12 +9,9 @@
 # The series' database tests read it (-Dcks.cloudstack.db.properties).
 database() {
     "$ROOT/scripts/cloudstack-db.sh" load "$LINE" >&2
-    local url host port user password
-    url="$("$ROOT/scripts/mariadb.sh" url)"
-    host="$(sed -E 's|^jdbc:mariadb://([^:/]+):([0-9]+)/.*|\1|' <<< "$url")"
-    port="$(sed -E 's|^jdbc:mariadb://([^:/]+):([0-9]+)/.*|\2|' <<< "$url")"
-    user="$(sed -E 's|.*[?&]user=([^&]*).*|\1|' <<< "$url")"
-    password="$(sed -E 's|.*[?&]password=([^&]*).*|\1|' <<< "$url")"
+    local parts host port user password
+    parts="$(mariadb_url_parts "$("$ROOT/scripts/mariadb.sh" url)")"
+    read -r host port _ user password <<< "$parts"
     # The usage database is not used by the tests: it points at cloud too.
     sed -E -e "s#^db\.(cloud|usage|simulator)\.host=.*#db.\1.host=$host#" \
         -e "s#^db\.(cloud|usage|simulator)\.port=.*#db.\1.port=$port#" \
@@ -58,9 +55,27 @@ test_line() {
     for module in "${modules[@]}"; do reports+=("$WORK/src/$module/target/surefire-reports"); done
     (cd "$ROOT" && scripts/check-jni-warnings.sh "$WORK/test.log" "${reports[@]}") >&2
     log "$LINE: patched modules built and tested in $((SECONDS - start)) s"
+    [ "${#with_database[@]}" -eq 0 ] || database_tests_ran "${reports[@]}"
     # Without a database already, for a release's own source.
     [ "${#with_database[@]}" -eq 0 ] || plugin_without_database
     cmd_shade "$LINE"
+}
+
+# With the database, every *DatabaseTest of the patched modules ran: one that skips itself (no
+# -Dcks.cloudstack.db.properties reached it) would pass unseen.
+database_tests_ran() {
+    local files=() dir file tests skipped
+    for dir in "$@"; do
+        for file in "$dir"/TEST-*DatabaseTest.xml; do
+            if [ -f "$file" ]; then files+=("$file"); fi
+        done
+    done
+    [ "${#files[@]}" -gt 0 ] || die "$LINE: with the database, no database test ran (reports: $*)"
+    tests=$(suite_tests "${files[@]}")
+    skipped=$(grep -ho '<testsuite [^>]*' "${files[@]}" | grep -o ' skipped="[0-9]*"' | tr -dc '0-9\n' | awk '{ n += $1 } END { print n + 0 }')
+    [ "$tests" -gt 0 ] && [ "$skipped" -eq 0 ] \
+        || die "$LINE: with the database, $skipped of $tests database tests were skipped (reports: $*)"
+    log "$LINE: database tests: $tests, none skipped"
 }
 
 # The tests surefire's reports count (each <testsuite tests="N">), summed.

@@ -49,8 +49,7 @@ print(s.getsockname()[1], flush=True); time.sleep(120)' > "$TMP/silent.port" &
     scripts_mariadb status >/dev/null 2>&1 || { scripts_mariadb start >/dev/null || die "MariaDB did not start"; stopped_db=1; }
     "$ROOT/scripts/cloudstack-db.sh" load >/dev/null || die "CloudStack's database did not load"
     url="$(scripts_mariadb url)"
-    read -r host port db user password < <(printf '%s\n' "$url" \
-        | sed -E 's#^jdbc:mariadb://([^:/]+):([0-9]+)/([^?]+)\?user=([^&]+)&password=([^&]+)$#\1 \2 \3 \4 \5#')
+    read -r host port db user password < <(mariadb_url_parts "$url") || die "the test server's URL did not parse"
     MARIADB_CLIENT="$(command -v mariadb || command -v mysql)"
     DB_ARGS=(-h "$host" -P "$port" -u "$user" "-p$password" "$db")
     "$MARIADB_CLIENT" -e "DELETE FROM alert WHERE subject LIKE 'Management server %started without cks-state: %'" "${DB_ARGS[@]}"

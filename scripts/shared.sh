@@ -155,3 +155,11 @@ library_version() {
     [ -f "$properties" ] || { echo "the library is not built ($properties is missing): run make build first" >&2; return 1; }
     sed -n 's|^version=||p' "$properties"
 }
+
+# The parts of the test server's URL (scripts/mariadb.sh url), on one line: host port database user password.
+mariadb_url_parts() {
+    local parts
+    parts="$(sed -nE 's#^jdbc:mariadb://([^:/]+):([0-9]+)/([^?]+)\?(.*&)?user=([^&]+)&(.*&)?password=([^&]+).*$#\1 \2 \3 \5 \7#p' <<< "$1")"
+    [ -n "$parts" ] || { echo "not a URL of scripts/mariadb.sh: ${1%%\?*}?..." >&2; return 1; }
+    printf '%s\n' "$parts"
+}
