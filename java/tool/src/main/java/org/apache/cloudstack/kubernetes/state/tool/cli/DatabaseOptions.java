@@ -99,7 +99,7 @@ final class DatabaseOptions {
         }
         Secrets.registerUrl(jdbcUrl); // before a prompt or anything else can print the URL
         if (!jdbcUrl.regionMatches(true, 0, "jdbc:", 0, 5)) {
-            throw new ParameterException(spec.commandLine(), "--jdbc-url is not a JDBC URL: it starts with jdbc:"
+            throw new ParameterException(spec.commandLine(), "--jdbc-url is not a JDBC URL: one starts with jdbc:"
                     + " (jdbc:mysql://host:3306/cloud, jdbc:mariadb://host:3306/cloud or jdbc:h2:file:/path)");
         }
         if ((user != null || passwordEnv != null) && OperatorDatabase.namesCredentials(jdbcUrl)) {

@@ -120,7 +120,7 @@ class NoSecretPrintedTest {
         for (String url : List.of("notajdbcurl", "", "mysql://" + USER + ":" + WRONG + "@127.0.0.1/cloud")) {
             ToolRun run = ToolRun.of("scan", "--jdbc-url", url);
             assertEquals(2, run.code(), run.out() + run.err());
-            assertTrue(run.err().startsWith("cks-state scan: --jdbc-url is not a JDBC URL: it starts with jdbc:"), run.err());
+            assertTrue(run.err().startsWith("cks-state scan: --jdbc-url is not a JDBC URL: one starts with jdbc:"), run.err());
             assertNoSecret(run, WRONG);
         }
     }
