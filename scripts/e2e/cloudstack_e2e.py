@@ -96,8 +96,12 @@ class Scenario(ServerVariants, Driver):
         else:
             recovery["to"] = None
             self.report["stuck_clusters"] += 1
-        job_row = self.db.query("SELECT job_status FROM async_job WHERE uuid = '%s'" % entry["job"])
+        job_row = self.db.query("SELECT job_status, job_result FROM async_job WHERE uuid = '%s'" % entry["job"])
         recovery["killed_job_status"] = int(job_row[0][0]) if job_row else None
+        recovery["killed_job_result"] = job_row[0][1] if job_row else None
+        # Patch 0002's peer names both servers; the dead server's own restart says "restart or shutdown".
+        recovery["killed_job_failed_by_peer"] = bool(job_row) and "left the cluster; failed by management server" in (
+            job_row[0][1] or "")
         self.report["recoveries"].append(recovery)
         return recovery
 
@@ -167,9 +171,12 @@ class Scenario(ServerVariants, Driver):
         if self.args.mode == "compat":
             self.report["notes"].append(
                 "compat: recovery needs the departed server's jobs failed (no IN_PROGRESS job may name the "
-                "cluster); patch 0001 makes the surviving server fail them when the cluster manager sees the server "
+                "cluster); patch 0002 makes the surviving server fail them when the cluster manager sees the server "
                 "gone, so no restart is needed; upstream's job manager never heard of it, and only a restart of the "
                 "dead server failed them. Killed job status after recovery: %s" % recovery["killed_job_status"])
+            if recovery["to"] and not recovery["killed_job_failed_by_peer"]:
+                raise Failure("compat: cluster %d recovered but its killed job was not failed by server 2 (status %s,"
+                              " result %r)" % (a, recovery["killed_job_status"], recovery["killed_job_result"]))
         if recovery["to"]:
             self.release_and_heal("e2e-a", a, recovery)
         live = self.states.state(b)
