@@ -55,9 +55,11 @@ test_line() {
     for module in "${modules[@]}"; do reports+=("$WORK/src/$module/target/surefire-reports"); done
     (cd "$ROOT" && scripts/check-jni-warnings.sh "$WORK/test.log" "${reports[@]}") >&2
     log "$LINE: patched modules built and tested in $((SECONDS - start)) s"
-    [ "${#with_database[@]}" -eq 0 ] || database_tests_ran "${reports[@]}"
-    # Without a database already, for a release's own source.
-    [ "${#with_database[@]}" -eq 0 ] || plugin_without_database
+    # With the database: its tests all ran; then the plugin without it (a release's own source had none).
+    if [ "${#with_database[@]}" -gt 0 ]; then
+        database_tests_ran "${reports[@]}"
+        plugin_without_database
+    fi
     cmd_shade "$LINE"
 }
 
@@ -72,15 +74,22 @@ database_tests_ran() {
     done
     [ "${#files[@]}" -gt 0 ] || die "$LINE: with the database, no database test ran (reports: $*)"
     tests=$(suite_tests "${files[@]}")
-    skipped=$(grep -ho '<testsuite [^>]*' "${files[@]}" | grep -o ' skipped="[0-9]*"' | tr -dc '0-9\n' | awk '{ n += $1 } END { print n + 0 }')
+    skipped=$(suite_sum skipped "${files[@]}")
     [ "$tests" -gt 0 ] && [ "$skipped" -eq 0 ] \
         || die "$LINE: with the database, $skipped of $tests database tests were skipped (reports: $*)"
     log "$LINE: database tests: $tests, none skipped"
 }
 
-# The tests surefire's reports count (each <testsuite tests="N">), summed.
+# One count of surefire's reports (each <testsuite ATTRIBUTE="N">), summed: suite_sum ATTRIBUTE FILE...
+suite_sum() {
+    local attribute="$1"
+    shift
+    grep -ho '<testsuite [^>]*' "$@" | grep -o " $attribute=\"[0-9]*\"" | tr -dc '0-9\n' | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# The tests surefire's reports count, summed.
 suite_tests() {
-    grep -ho '<testsuite [^>]*' "$@" | grep -o ' tests="[0-9]*"' | tr -dc '0-9\n' | awk '{ n += $1 } END { print n + 0 }'
+    suite_sum tests "$@"
 }
 
 # The plugin's tests as CloudStack's CI runs them: mvn test, no database. None may be skipped, no
