@@ -8,7 +8,7 @@ SIMULATOR_JAR := java/target/cks-state-simulator.jar
 
 LIBRARY_JAR := java/library/target/cks-state-0.1.0.jar
 
-.PHONY: check lint cloudstack package package-test package-release-test series-commits e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
+.PHONY: check lint cloudstack package package-test package-release-test series-commits series-alone e2e-cloudstack standin-test run scripts-test test rust-test java-test platform-test build build-host clean toolchains reproducible shared
 
 # The first run is quick: this machine's native library only (build-host); the cross builds for the
 # other platforms belong to `make build`, `make test` and the jars that ship.
@@ -118,6 +118,9 @@ package-release-test: package
 # what a reviewer taking the series patch by patch, or git bisect, meets. .ci/run runs it after make test.
 series-commits: shared
 	scripts/series-commits.sh
+
+series-alone: shared
+	scripts/series-commits.sh --alone
 
 # The e2e's node stand-in is no kinder than real nodes: its rules on CloudStack's own database of each
 # line the e2e runs (scripts/e2e/test_standin.py; a MariaDB of its own, port 3437).

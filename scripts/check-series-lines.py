@@ -23,11 +23,14 @@ def lines():
 
 
 def added(line):
-    """The files the line's series adds (`new file mode`), in patch order."""
+    """The files the line's series adds (`new file mode`) and does not delete later, in patch order."""
     out = []
     for patch in sorted((ROOT / "cloudstack" / line).glob("*.patch")):
-        for m in re.finditer(r"^diff --git a/(\S+) b/\S+\nnew file mode", patch.read_text(), re.M):
-            out.append(m.group(1))
+        for m in re.finditer(r"^diff --git a/(\S+) b/\S+\n(new|deleted) file mode", patch.read_text(), re.M):
+            if m.group(2) == "new":
+                out.append(m.group(1))
+            elif m.group(1) in out:
+                out.remove(m.group(1))
     return out
 
 

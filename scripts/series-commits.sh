@@ -4,9 +4,13 @@
 # Every commit of a line's series builds: a reviewer takes the series patch by patch, and git bisect
 # stops on any of them. The line's pristine source is committed, then each patch is taken with git am
 # and the modules the series patches are compiled with their tests at that commit. The commits before
-# the one that brings cks-state stand alone as PRs: their tests run as well.
+# the one that brings cks-state are PRs that need no library: their tests run at the last of them, and
+# --alone takes each of them alone.
 #
-#   scripts/series-commits.sh LINE...   (default: every line of cloudstack/lines.tsv)
+#   scripts/series-commits.sh LINE...           (default: every line of cloudstack/lines.tsv)
+#   scripts/series-commits.sh --alone LINE...   each commit before the library alone on the pristine
+#                                               source: builds and its modules' tests pass (the PRs
+#                                               that stand alone, cloudstack/PULL-REQUESTS.md)
 #
 # Needs what `make cloudstack` leaves: CloudStack's modules of the line in the local Maven repository
 # and the library jar installed (scripts/cloudstack.sh modules LINE; library). About a minute per
@@ -26,17 +30,29 @@ PLUGIN=plugins/integrations/kubernetes-service
 MODULES=framework/cluster,framework/jobs,$PLUGIN
 GIT=(git -c user.name=cks-state -c user.email=cks-state@localhost -c commit.gpgsign=false)
 
+# The last patch before the one whose plugin pom depends on cks-state (the whole series if none does).
+last_before_library() {
+    local patch previous=""
+    for patch in "$ROOT/cloudstack/$1"/*.patch; do
+        if grep -q "^+.*<artifactId>cks-state</artifactId>" "$patch"; then break; fi
+        previous="$patch"
+    done
+    echo "$previous"
+}
+
 check_line() {
-    local line="$1" src patch goal what n=0 failed=0 start=$SECONDS
+    local line="$1" src patch goal what n=0 failed=0 start=$SECONDS last_free
     src="$ROOT/target/cloudstack/$line/commits"
+    last_free="$(last_before_library "$line")"
     "$ROOT/scripts/cloudstack.sh" extract "$line" "$src"
     "${GIT[@]}" -C "$src" init -q && "${GIT[@]}" -C "$src" add -A && "${GIT[@]}" -C "$src" commit -qm "$line as released"
     for patch in "$ROOT/cloudstack/$line"/*.patch; do
         n=$((n + 1))
         "${GIT[@]}" -C "$src" am -q "$patch" || { echo "series-commits: $line: $(basename "$patch") does not apply"; exit 1; }
-        # Until the library arrives, a commit is a PR that stands alone: its tests run too.
-        goal=test what="builds, its modules' tests pass"
-        if grep -q "<artifactId>cks-state</artifactId>" "$src/$PLUGIN/pom.xml"; then goal=test-compile what=builds; fi
+        # The commits before the library are PRs that need none: at the last of them their tests run
+        # together (each alone: --alone).
+        goal=test-compile what=builds
+        if [ "$patch" = "$last_free" ]; then goal=test what="builds, its modules' tests pass"; fi
         if (cd "$src" && $MVN "${FLAGS[@]}" -pl "$MODULES" "$goal") > "$src.$n.log" 2>&1; then
             echo "series-commits: $line $(basename "$patch"): $what"
             rm -f "$src.$n.log"
@@ -51,8 +67,50 @@ check_line() {
     return "$((failed > 0))"
 }
 
+# Each patch before the one that brings cks-state, taken alone onto the pristine source (every build
+# output removed first, so no class of another patch is left), with CloudStack's checkstyle and its
+# modules' tests, as its pull request would be built.
+ALONE_FLAGS=()
+for flag in "${FLAGS[@]}"; do
+    [ "$flag" = -Dcheckstyle.skip=true ] || ALONE_FLAGS+=("$flag")
+done
+alone_line() {
+    local line="$1" src pristine patch n=0 failed=0 start=$SECONDS last_free
+    src="$ROOT/target/cloudstack/$line/alone"
+    last_free="$(last_before_library "$line")"
+    [ -n "$last_free" ] || { echo "series-commits: $line: no commit before the library"; return 0; }
+    "$ROOT/scripts/cloudstack.sh" extract "$line" "$src"
+    "${GIT[@]}" -C "$src" init -q && "${GIT[@]}" -C "$src" add -A && "${GIT[@]}" -C "$src" commit -qm "$line as released"
+    pristine="$(git -C "$src" rev-parse HEAD)"
+    for patch in "$ROOT/cloudstack/$line"/*.patch; do
+        git -C "$src" reset -q --hard "$pristine" && git -C "$src" clean -qfdx
+        n=$((n + 1))
+        if ! "${GIT[@]}" -C "$src" am -q "$patch"; then
+            echo "series-commits: $line $(basename "$patch") does not apply alone"
+            failed=$((failed + 1))
+            git -C "$src" am --abort
+        elif (cd "$src" && $MVN "${ALONE_FLAGS[@]}" -pl "$MODULES" test) > "$src.alone.$n.log" 2>&1; then
+            echo "series-commits: $line $(basename "$patch") alone: builds, passes CloudStack's checkstyle and its modules' tests"
+            rm -f "$src.alone.$n.log"
+        else
+            failed=$((failed + 1))
+            echo "series-commits: $line $(basename "$patch") alone: DOES NOT BUILD OR PASS (log: $src.alone.$n.log)"
+            grep -E "ERROR.*\.java|Tests run:.*Fail" "$src.alone.$n.log" | head -5
+        fi
+        [ "$patch" != "$last_free" ] || break
+    done
+    echo "series-commits: $line: $((n - failed)) of $n commits before the library stand alone ($((SECONDS - start)) s)"
+    [ "$failed" -eq 0 ] && rm -rf "$src"
+    return "$((failed > 0))"
+}
+
+mode=check_line
+if [ "${1:-}" = "--alone" ]; then
+    mode=alone_line
+    shift
+fi
 rc=0
 for line in ${@:-$(lines)}; do
-    check_line "$line" || rc=1
+    "$mode" "$line" || rc=1
 done
 exit "$rc"
