@@ -40,6 +40,21 @@ last_before_library() {
     echo "$previous"
 }
 
+# The modules built at the commit checked out in SRC with GOAL and FLAGS...: prints the outcome under
+# LABEL, keeps LOG only when it fails (with its first compiler errors or failed tests), and then returns 1.
+build_commit() {
+    local src="$1" log="$2" label="$3" what="$4" goal="$5"
+    shift 5
+    if (cd "$src" && $MVN "$@" -pl "$MODULES" "$goal") > "$log" 2>&1; then
+        echo "series-commits: $label: $what"
+        rm -f "$log"
+        return 0
+    fi
+    echo "series-commits: $label: DOES NOT BUILD OR PASS (log: $log)"
+    grep -E "ERROR.*\.java|Tests run:.*Fail" "$log" | head -5 || true
+    return 1
+}
+
 check_line() {
     local line="$1" src patch goal what n=0 failed=0 start=$SECONDS last_free
     src="$ROOT/target/cloudstack/$line/commits"
@@ -53,14 +68,7 @@ check_line() {
         # together (each alone: --alone).
         goal=test-compile what=builds
         if [ "$patch" = "$last_free" ]; then goal=test what="builds, its modules' tests pass"; fi
-        if (cd "$src" && $MVN "${FLAGS[@]}" -pl "$MODULES" "$goal") > "$src.$n.log" 2>&1; then
-            echo "series-commits: $line $(basename "$patch"): $what"
-            rm -f "$src.$n.log"
-        else
-            failed=$((failed + 1))
-            echo "series-commits: $line $(basename "$patch"): DOES NOT BUILD OR PASS (log: $src.$n.log)"
-            grep -E "ERROR.*\.java" "$src.$n.log" | head -5
-        fi
+        build_commit "$src" "$src.$n.log" "$line $(basename "$patch")" "$what" "$goal" "${FLAGS[@]}" || failed=$((failed + 1))
     done
     echo "series-commits: $line: $((n - failed)) of $n commits build ($((SECONDS - start)) s)"
     [ "$failed" -eq 0 ] && rm -rf "$src"
@@ -89,13 +97,9 @@ alone_line() {
             echo "series-commits: $line $(basename "$patch") does not apply alone"
             failed=$((failed + 1))
             git -C "$src" am --abort
-        elif (cd "$src" && $MVN "${ALONE_FLAGS[@]}" -pl "$MODULES" test) > "$src.alone.$n.log" 2>&1; then
-            echo "series-commits: $line $(basename "$patch") alone: builds, passes CloudStack's checkstyle and its modules' tests"
-            rm -f "$src.alone.$n.log"
-        else
+        elif ! build_commit "$src" "$src.alone.$n.log" "$line $(basename "$patch") alone" \
+                "builds, passes CloudStack's checkstyle and its modules' tests" test "${ALONE_FLAGS[@]}"; then
             failed=$((failed + 1))
-            echo "series-commits: $line $(basename "$patch") alone: DOES NOT BUILD OR PASS (log: $src.alone.$n.log)"
-            grep -E "ERROR.*\.java|Tests run:.*Fail" "$src.alone.$n.log" | head -5
         fi
         [ "$patch" != "$last_free" ] || break
     done
