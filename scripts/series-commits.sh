@@ -9,8 +9,9 @@
 #
 #   scripts/series-commits.sh LINE...           (default: every line of cloudstack/lines.tsv)
 #   scripts/series-commits.sh --alone LINE...   each commit before the library alone on the pristine
-#                                               source: builds and its modules' tests pass (the PRs
-#                                               that stand alone, cloudstack/PULL-REQUESTS.md)
+#                                               source: builds, passes CloudStack's checkstyle and its
+#                                               modules' tests (the PRs that stand alone,
+#                                               cloudstack/PULL-REQUESTS.md)
 #
 # Needs what `make cloudstack` leaves: CloudStack's modules of the line in the local Maven repository
 # and the library jar installed (scripts/cloudstack.sh modules LINE; library). About a minute per
@@ -55,12 +56,17 @@ build_commit() {
     return 1
 }
 
+# The line's source as released, extracted into SRC and committed: the commit every patch is taken onto.
+pristine_repository() {
+    "$ROOT/scripts/cloudstack.sh" extract "$1" "$2"
+    "${GIT[@]}" -C "$2" init -q && "${GIT[@]}" -C "$2" add -A && "${GIT[@]}" -C "$2" commit -qm "$1 as released"
+}
+
 check_line() {
     local line="$1" src patch goal what n=0 failed=0 start=$SECONDS last_free
     src="$ROOT/target/cloudstack/$line/commits"
     last_free="$(last_before_library "$line")"
-    "$ROOT/scripts/cloudstack.sh" extract "$line" "$src"
-    "${GIT[@]}" -C "$src" init -q && "${GIT[@]}" -C "$src" add -A && "${GIT[@]}" -C "$src" commit -qm "$line as released"
+    pristine_repository "$line" "$src"
     for patch in "$ROOT/cloudstack/$line"/*.patch; do
         n=$((n + 1))
         "${GIT[@]}" -C "$src" am -q "$patch" || { echo "series-commits: $line: $(basename "$patch") does not apply"; exit 1; }
@@ -87,8 +93,7 @@ alone_line() {
     src="$ROOT/target/cloudstack/$line/alone"
     last_free="$(last_before_library "$line")"
     [ -n "$last_free" ] || { echo "series-commits: $line: no commit before the library"; return 0; }
-    "$ROOT/scripts/cloudstack.sh" extract "$line" "$src"
-    "${GIT[@]}" -C "$src" init -q && "${GIT[@]}" -C "$src" add -A && "${GIT[@]}" -C "$src" commit -qm "$line as released"
+    pristine_repository "$line" "$src"
     pristine="$(git -C "$src" rev-parse HEAD)"
     for patch in "$ROOT/cloudstack/$line"/*.patch; do
         git -C "$src" reset -q --hard "$pristine" && git -C "$src" clean -qfdx
