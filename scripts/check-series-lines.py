@@ -23,14 +23,18 @@ def lines():
 
 
 def added(line):
-    """The files the line's series adds (`new file mode`) and does not delete later, in patch order."""
+    """The files the line's series adds (`new file mode`, or the new name of a rename) and does not delete
+    (or rename away) later, in patch order."""
     out = []
     for patch in sorted((ROOT / "cloudstack" / line).glob("*.patch")):
-        for m in re.finditer(r"^diff --git a/(\S+) b/\S+\n(new|deleted) file mode", patch.read_text(), re.M):
-            if m.group(2) == "new":
+        for m in re.finditer(r"^diff --git a/(\S+) b/(\S+)\n(?:(new|deleted) file mode|similarity index \d+%\nrename from)",
+                             patch.read_text(), re.M):
+            if m.group(3) == "new":
                 out.append(m.group(1))
             elif m.group(1) in out:
                 out.remove(m.group(1))
+            if m.group(3) is None:
+                out.append(m.group(2))
     return out
 
 

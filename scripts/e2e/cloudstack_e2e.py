@@ -107,7 +107,7 @@ class Scenario(ServerVariants, Driver):
 
     def release_and_heal(self, name, cid, recovery, seconds=180, settled=lambda: True):
         """The nodes of a recovered cluster come back Ready: the scanner's Alert pass (cks-state's
-        reconcileAlertClusters with the plugin's probe, patch 0018) brings it to Running through Recovering;
+        reconcileAlertClusters with the plugin's probe, patch 0017) brings it to Running through Recovering;
         settled: what else must hold of it then (a Running that is not yet true, 4.23's failed scale, is not)."""
         self.hold(name, held=False)
         start = time.time()
@@ -197,7 +197,7 @@ class Scenario(ServerVariants, Driver):
         self.wait_joined(c, 3)
         self.second_operation(2, c, "its scale (running on server 1)")
         recovery = self.kill_during(c, "Scaling", scale)
-        # The Alert pass (patch 0018) brings c back at its real size: the killed scale had added its VM, but the
+        # The Alert pass (patch 0017) brings c back at its real size: the killed scale had added its VM, but the
         # row's node_count is the old one (KubernetesClusterScaleWorker sets it on success). On 4.23 the table
         # fails the scale to Running; with more VMs than its size that Running is not true, so the Alert pass
         # takes it to Alert (FaultsDetected) and back once its nodes are Ready: Running, node_count 2.

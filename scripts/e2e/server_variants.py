@@ -139,7 +139,7 @@ class ServerVariants:
             raise Failure("the server without cks-state's library: %s" % json.dumps(info))
 
     def delete_without_library(self, info):
-        """A delete through the server without cks-state goes ahead (patch 0022), by CloudStack's own table:
+        """A delete through the server without cks-state goes ahead (patch 0021), by CloudStack's own table:
         one of the clusters the patched servers made ends Destroyed and removed."""
         info["delete_ok"] = False
         rows = self.db.query("SELECT id FROM kubernetes_cluster WHERE removed IS NULL AND state IN"
