@@ -171,7 +171,7 @@ class Scenario(ServerVariants, Driver):
         if self.args.mode == "compat":
             self.report["notes"].append(
                 "compat: recovery needs the departed server's jobs failed (no IN_PROGRESS job may name the "
-                "cluster); patch 0002 makes the surviving server fail them when the cluster manager sees the server "
+                "cluster); patch 0006 makes the surviving server fail them when the cluster manager sees the server "
                 "gone, so no restart is needed; upstream's job manager never heard of it, and only a restart of the "
                 "dead server failed them. Killed job status after recovery: %s" % recovery["killed_job_status"])
             if recovery["to"] and not recovery["killed_job_failed_by_peer"]:

@@ -101,7 +101,8 @@ final class NativeBridge {
      * What a write the host is about to apply breaks of its mode's shape, or null when it has it (the
      * core's one rule): compat, a table row that moves the state, the version kept, no owner; fenced, the
      * version bumped by one up to {@code MAX_VERSION}, and a table row or (event -1) the state kept. A
-     * negative version is an IllegalArgumentException. Cold: once per write applied.
+     * negative version is an IllegalArgumentException. Cold: once per write the host built itself (a write
+     * the core decided carries its mark and is not asked about again).
      */
     static native String writeShapeError(int mode, int profile, int expectedState, long expectedVersion, int event,
             int targetState, long targetVersion, boolean owner);
